@@ -1,0 +1,133 @@
+"""Analyses over many runs: the sweep of all 864, one change at a time, and fail-open against fail-closed.
+
+Every figure here is computed by running the model; none is written in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from .invariants import INVARIANT_IDS
+from .simulation import run
+from .switches import (
+    Checkpoints,
+    Fencing,
+    NewsletterRule,
+    Pins,
+    PostKey,
+    Switches,
+    Unversioned,
+    all_switches,
+    event_combinations,
+)
+from .trace import dumps
+
+#: All four protections on (fencing, pins, a per-operation key, the strict rule), per-step checkpoints.
+ALL_PROTECTIONS = Switches()
+
+#: "One change at a time": each row weakens exactly one thing against ALL_PROTECTIONS.
+ONE_CHANGE_ROWS: tuple[tuple[str, dict], ...] = (
+    ("all protections on", {}),
+    ("fencing off", {"fencing": Fencing.OFF}),
+    ("version pins off", {"pins": Pins.OFF}),
+    ("post key per attempt", {"post_key": PostKey.PER_ATTEMPT}),
+    ("no post key", {"post_key": PostKey.NONE}),
+    ("newsletter takes any accepted", {"newsletter": NewsletterRule.ANY_ACCEPTED}),
+    ("newsletter takes latest finished", {"newsletter": NewsletterRule.LATEST_FINISHED}),
+    ("end-only checkpoints", {"checkpoints": Checkpoints.END_ONLY}),
+)
+
+
+def sweep(unversioned: Unversioned | str = Unversioned.FAIL_OPEN) -> list[dict]:
+    """The outcome of every combination, in the documented order of ``all_switches``."""
+    return [
+        {"switches": s.to_dict(), "outcome": run(s, recording=False).outcome()}
+        for s in all_switches(unversioned)
+    ]
+
+
+def digest(data) -> str:
+    """A short fingerprint of JSON-able data, to compare runs across interpreters."""
+    return hashlib.sha256(dumps(data).encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    changed: dict[str, str]
+    runs: int
+    breaks: dict[str, int]  # invariant id -> runs in which it broke
+    finished: int
+    calls_min: int
+    calls_mean: float
+    calls_max: int
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "changed": self.changed,
+            "runs": self.runs,
+            "breaks": self.breaks,
+            "finished": self.finished,
+            "calls_min": self.calls_min,
+            "calls_mean": self.calls_mean,
+            "calls_max": self.calls_max,
+        }
+
+
+def summarise(name: str, changed: dict[str, str], outcomes: list[dict]) -> Row:
+    calls = [o["model_calls"] for o in outcomes]
+    return Row(
+        name=name,
+        changed=changed,
+        runs=len(outcomes),
+        breaks={i: sum(i in o["invariants_broken"] for o in outcomes) for i in INVARIANT_IDS},
+        finished=sum(o["finished"] for o in outcomes),
+        calls_min=min(calls),
+        calls_mean=round(sum(calls) / len(calls), 2),
+        calls_max=max(calls),
+    )
+
+
+def one_change_at_a_time() -> list[Row]:
+    """Each row over the 12 event combinations (silent x change x poster)."""
+    rows = []
+    for name, change in ONE_CHANGE_ROWS:
+        base = ALL_PROTECTIONS.replace(**change)
+        outcomes = [run(s, recording=False).outcome() for s in event_combinations(base)]
+        rows.append(summarise(name, {k: v.value for k, v in change.items()}, outcomes))
+    return rows
+
+
+def unversioned_comparison() -> list[dict]:
+    """Pins off with the strict newsletter rule: what failing open and failing closed each do."""
+    result = []
+    for setting in Unversioned:
+        outcomes = [
+            run(s, recording=False).outcome()
+            for s in all_switches(setting)
+            if s.pins is Pins.OFF and s.newsletter is NewsletterRule.CURRENT_ACCEPTED
+        ]
+        result.append(
+            {
+                "unversioned": setting.value,
+                "runs": len(outcomes),
+                "newsletter_used_wrong": sum(o["newsletter_used_wrong"] for o in outcomes),
+                "newsletter_never_started": sum(o["newsletter_started_at"] is None for o in outcomes),
+                "wrong_digest_accepted": sum(o["wrong_digest_accepted"] for o in outcomes),
+            }
+        )
+    return result
+
+
+def sweep_summary(outcomes: list[dict]) -> dict:
+    """Counts over a sweep: runs breaking each invariant, runs breaking none, runs that finish."""
+    return {
+        "runs": len(outcomes),
+        "breaks": {
+            i: sum(i in r["outcome"]["invariants_broken"] for r in outcomes) for i in INVARIANT_IDS
+        },
+        "no_invariant_broken": sum(not r["outcome"]["invariants_broken"] for r in outcomes),
+        "finished": sum(r["outcome"]["finished"] for r in outcomes),
+    }

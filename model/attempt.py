@@ -1,0 +1,224 @@
+"""An attempt: one admitted try at the work, carrying its owner token on every write.
+
+Steps, one per tick: compute one section (a model call), assemble the candidate, request acceptance, post.
+An attempt admitted to finish an effect only resends the unconfirmed intent and records the answer.
+
+Choices where SPEC.md is silent:
+
+- An attempt about to post first looks at the effect records: if this announcement is already confirmed
+  (say a rebuild produced the very digest already announced), it sends nothing and is done.
+- A successor's resend does not record a second intent; it sends with its own key policy and records the
+  acknowledgement.
+- A woken attempt that the controller suspected keeps its old token; the controller never takes it back.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import lifecycles as lc
+from .records import Candidate, EffectRecord, JournalRecord, Part, WriteResult
+from .report import SECTIONS, WORK_IDENTITY, ReportVersion, label, revenue_figure
+from .switches import Checkpoints, Pins, PostKey
+
+if TYPE_CHECKING:
+    from .simulation import World
+
+FOREVER = 10**9
+
+
+class Attempt:
+    def __init__(self, number: int, token: int, pin: ReportVersion | None, purpose: str, tick: int):
+        self.number = number
+        self.token = token
+        self.pin = pin
+        self.purpose = purpose  # "build", "rebuild" or "finish-effect"
+        self.admitted_at = tick
+        self.parts: dict[str, Part] = {}
+        self.todo: list[str] = []
+        self.unjournaled: list[JournalRecord] = []
+        self.in_flight: Part | None = None  # a model call started but not finished (paused)
+        self.candidate: Candidate | None = None
+        self.announcement: str | None = None  # for finish-effect: the accepted digest to confirm
+        self.phase = "compute" if purpose != "finish-effect" else "post"
+        self.alive = True
+        self.silent_until: int | None = None  # silent until this tick; FOREVER once crashed or dead
+        self.last_heartbeat = tick
+        self.missed = 0
+        self.calls = 0
+        self.restored = 0
+
+    @property
+    def name(self) -> str:
+        return f"#{self.number}"
+
+    @property
+    def actor(self) -> str:
+        return f"attempt {self.name}"
+
+    def can_act(self, tick: int) -> bool:
+        if not self.alive or self.phase == "stopped":
+            return False
+        return self.silent_until is None or self.silent_until <= tick
+
+    # --- one step per tick -------------------------------------------------------------------------
+
+    def act(self, world: World) -> None:
+        self.last_heartbeat = world.tick
+        if self.in_flight is not None:
+            self._finish_call(world, self.in_flight)
+        elif self.phase == "compute":
+            self._compute(world, self.todo[0])
+        elif self.phase == "assemble":
+            self._assemble(world)
+        elif self.phase == "accept":
+            self._request_acceptance(world)
+        elif self.phase == "post":
+            self._post(world)
+
+    def _compute(self, world: World, step: str) -> None:
+        version = self.pin if self.pin is not None else world.report
+        text = version.text(step)
+        read_hash = version.section_hash(step)
+        self.calls += 1
+        world.calls += 1
+        part = Part(
+            step=step,
+            result_id=label("result", WORK_IDENTITY, step, read_hash, self.name),
+            read_hash=read_hash,
+            figure=revenue_figure(text),
+            attempt=self.number,
+            tick=world.tick,
+        )
+        if world.silence_starts(self, step):
+            # The call is made and counts; the attempt goes quiet before it finishes.
+            self.in_flight = part
+            world.emit(
+                self.actor,
+                "call-started",
+                f"{self.name} starts {step} (call {world.calls}, reads {version.name}) and goes silent",
+                call=world.calls,
+            )
+            return
+        world.emit(
+            self.actor,
+            "model-call",
+            f"{self.name} computes {step} (call {world.calls}, reads {version.name}) → {part.result_id}",
+            call=world.calls,
+        )
+        self._keep(world, part)
+
+    def _finish_call(self, world: World, part: Part) -> None:
+        self.in_flight = None
+        world.emit(self.actor, "call-finished", f"{self.name} finishes {part.step} → {part.result_id}")
+        self._keep(world, part)
+
+    def _keep(self, world: World, part: Part) -> None:
+        record = JournalRecord(
+            step=part.step,
+            input_hash=part.read_hash if world.switches.pins is Pins.ON else None,
+            part=part,
+            attempt=self.number,
+            token=self.token,
+            tick=world.tick,
+        )
+        if world.switches.checkpoints is Checkpoints.EVERY_STEP:
+            if not self.write(world, "journal", f"journal {part.step}", record):
+                return
+        else:
+            self.unjournaled.append(record)
+        self.parts[part.step] = part
+        self.todo.remove(part.step)
+        if not self.todo:
+            self.phase = "assemble"
+
+    def _assemble(self, world: World) -> None:
+        if self.unjournaled:
+            steps = " ".join(r.step for r in self.unjournaled)
+            if not self.write(world, "journal", f"journal {steps}", *self.unjournaled):
+                return
+            self.unjournaled = []
+        parts = tuple(self.parts[s] for s in SECTIONS)
+        candidate = Candidate(
+            digest_id=label("digest", *(p.result_id for p in parts)),
+            parts=parts,
+            pin=self.pin.name if self.pin is not None else None,
+            attempt=self.number,
+            token=self.token,
+            tick=world.tick,
+        )
+        if not self.write(world, "candidates", f"candidate {candidate.digest_id}", candidate):
+            return
+        self.candidate = candidate
+        world.lifecycles.begin("artifact", world.artifact_instance(candidate), world.tick)
+        world.emit(self.actor, "assemble", f"{self.name} assembles candidate digest {candidate.digest_id}")
+        self.phase = "accept"
+
+    def _request_acceptance(self, world: World) -> None:
+        verdict = world.controller.request_acceptance(world, self, self.candidate)
+        if verdict == "accepted":
+            self.announcement = self.candidate.digest_id
+            self.phase = "post"
+        elif verdict == "refused":
+            self._stop(world, lc.CANDIDATE_REFUSED)
+        # "rejected": the token check fenced us; _stop was already called by the controller.
+
+    def _post(self, world: World) -> None:
+        announcement = self.announcement
+        if world.records.confirmed(announcement):
+            world.emit(self.actor, "done", f"{self.name} finds the announcement of {announcement} confirmed")
+            self._stop(world, lc.POST_CONFIRMED)
+            return
+        key = self._key(world.switches.post_key, announcement)
+        resend = world.records.pending_intent(announcement) is not None
+        if not resend:
+            intent = EffectRecord(announcement, "intent", key, self.number, self.token, world.tick)
+            if not self.write(world, "effects", f"intent to announce {announcement}", intent):
+                return
+            world.lifecycles.begin("effect", announcement, world.tick)
+            world.emit(self.actor, "intent", f"{self.name} records the intent to announce {announcement}")
+            world.lifecycles.move("effect", announcement, lc.SENT, world.tick)
+        answer = world.feed.receive(key, (announcement,), self.number, world.tick)
+        world.emit_feed(self, announcement, key, answer, resend)
+        if answer.status == "rejected":
+            # Unreachable with the model's key policies (a key names one announcement); stop safely.
+            self._stop(world, None)
+            return
+        if not resend and world.poster_dies_now(self):
+            self.alive = False
+            self.silent_until = FOREVER
+            world.emit(self.actor, "died", f"{self.name} dies before recording the acknowledgement")
+            return
+        ack = EffectRecord(announcement, "ack", key, self.number, self.token, world.tick)
+        if not self.write(world, "effects", f"acknowledgement of {announcement}", ack):
+            return
+        world.lifecycles.move("effect", announcement, lc.RECEIVER_ANSWERS, world.tick)
+        world.emit(self.actor, "confirmed", f"{self.name} records the acknowledgement: confirmed")
+        self._stop(world, lc.POST_CONFIRMED)
+
+    def _key(self, policy: PostKey, announcement: str) -> str | None:
+        """The operation key: derived from (announcement, digest), from that and the attempt, or none."""
+        if policy is PostKey.PER_OPERATION:
+            return label("announce", WORK_IDENTITY, announcement)
+        if policy is PostKey.PER_ATTEMPT:
+            return label("announce", WORK_IDENTITY, announcement, self.name)
+        return None
+
+    # --- helpers -----------------------------------------------------------------------------------
+
+    def write(self, world: World, store: str, what: str, *records) -> bool:
+        """Write to a protected store; on a rejected write the attempt is fenced and stops."""
+        result: WriteResult = world.records.store(store).write(self.token, *records)
+        world.note_write(self, store, what, result, len(records))
+        if not result.applied:
+            self._stop(world, lc.WRITE_REJECTED)
+        return result.applied
+
+    def _stop(self, world: World, event: str | None) -> None:
+        self.phase = "stopped"
+        if event is not None:
+            world.lifecycles.move("attempt", self.name, event, world.tick)
+        if event == lc.WRITE_REJECTED:
+            world.emit(self.actor, "fenced", f"{self.name} is fenced: it may still be alive, but it may not write")
+        elif event == lc.CANDIDATE_REFUSED:
+            world.emit(self.actor, "stopped", f"{self.name} stops: its candidate was refused")

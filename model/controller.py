@@ -1,0 +1,222 @@
+"""The controller: admissions, heartbeat suspicion, the owner epoch and the acceptance transition.
+
+It writes an attempt's admission (identity, pin, token) before dispatching it; it marks an attempt
+UNKNOWN after its second consecutive tick without a heartbeat; it publishes the next epoch before it
+admits a successor, in the same tick. The acceptance transition checks the owner token (fencing on), lets
+the assessor check completeness and form, and with pins on compares every part's input hash with the pin
+and the pin with the current report version.
+
+Choices where SPEC.md is silent:
+
+- Heartbeats are counted for attempts whose lifecycle is ``running``; once UNKNOWN an attempt is never
+  taken back, even if it wakes and heartbeats again.
+- "Its predecessor's digest was already accepted" means: an acceptance was recorded for the candidate
+  the predecessor assembled. The successor is then pinned to that acceptance's version (none with pins
+  off) and only finishes that announcement.
+- The rebuild after a correction (SPEC.md section 4) is due when, at the correction, some digest had
+  already been accepted. It is admitted once the current owner's attempt has ended (fenced, refused or
+  done), in the very tick it ends. With pins off the rebuild has no pin, like every attempt.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import lifecycles as lc
+from .attempt import Attempt
+from .records import Acceptance, Admission
+from .report import ASSESSMENT_CONTRACT, SECTIONS, VERSION_BY_NAME, WORK_IDENTITY, ReportVersion
+from .switches import Fencing, Pins
+
+if TYPE_CHECKING:
+    from .records import Candidate
+    from .simulation import World
+
+FIRST_TOKEN = 41
+MISSED_HEARTBEATS_FOR_UNKNOWN = 2
+ACTOR = "controller"
+
+
+class Controller:
+    def __init__(self) -> None:
+        self.owner: Attempt | None = None
+        self.rebuild_due = False
+
+    # --- phase 4 of every tick ---------------------------------------------------------------------
+
+    def act(self, world: World) -> None:
+        if world.tick == 0:
+            self._admit(world, None)
+            return
+        for attempt in world.attempts:
+            if world.lifecycles.state("attempt", attempt.name) != "running":
+                continue
+            if attempt.admitted_at == world.tick or attempt.last_heartbeat == world.tick:
+                attempt.missed = 0
+                continue
+            attempt.missed += 1
+            if attempt.missed < MISSED_HEARTBEATS_FOR_UNKNOWN:
+                world.emit(ACTOR, "heartbeat-missed", f"{attempt.name} misses a heartbeat")
+                continue
+            world.lifecycles.move("attempt", attempt.name, lc.MISSED_HEARTBEATS, world.tick)
+            world.emit(
+                ACTOR,
+                "unknown",
+                f"{attempt.name} misses a second heartbeat: UNKNOWN (neither failed nor finished)",
+            )
+            if attempt is self.owner:
+                self._admit(world, attempt)
+        if self.rebuild_due and self.owner is not None:
+            if world.lifecycles.state("attempt", self.owner.name) in lc.ATTEMPT_ENDED:
+                self.rebuild_due = False
+                self._admit(world, None, rebuild=True)
+
+    def note_correction(self, world: World) -> None:
+        """Called by the world when the report is corrected."""
+        if world.records.acceptances.records:
+            self.rebuild_due = True
+
+    def pending(self, world: World) -> bool:
+        """Whether the controller still has something to do (a suspicion to raise, a rebuild to admit)."""
+        if self.rebuild_due:
+            return True
+        return any(
+            world.lifecycles.state("attempt", a.name) == "running" and not a.can_act(world.tick + 1)
+            for a in world.attempts
+        )
+
+    # --- admission ---------------------------------------------------------------------------------
+
+    def _admit(self, world: World, predecessor: Attempt | None, rebuild: bool = False) -> None:
+        records = world.records
+        if world.attempts:
+            records.epoch.value += 1
+            world.emit(ACTOR, "epoch", f"publishes owner epoch {records.epoch.value}")
+        token = records.epoch.value
+        number = len(world.attempts) + 1
+        pins_on = world.switches.pins is Pins.ON
+
+        accepted = self._accepted_digest_of(world, predecessor)
+        if accepted is not None:
+            purpose = "finish-effect"
+            pin = VERSION_BY_NAME[accepted.version] if accepted.version else None
+        else:
+            purpose = "rebuild" if rebuild else "build"
+            pin = world.report if pins_on else None
+        admission = Admission(
+            attempt=number,
+            work=WORK_IDENTITY,
+            token=token,
+            pin=pin.name if pin else None,
+            pin_hash=pin.hash if pin else None,
+            purpose=purpose,
+            tick=world.tick,
+        )
+        records.admissions.append(admission)
+        attempt = Attempt(number, token, pin, purpose, world.tick)
+        world.attempts.append(attempt)
+        self.owner = attempt
+        world.lifecycles.begin("attempt", attempt.name, world.tick)
+        pin_text = f"pinned {pin.name}" if pin else "no pin"
+        world.emit(
+            ACTOR,
+            "admission",
+            f"writes the admission of {attempt.name} ({WORK_IDENTITY}, {pin_text}, token {token})"
+            + (" to finish the announcement" if purpose == "finish-effect" else "")
+            + (" to rebuild for the corrected report" if purpose == "rebuild" else ""),
+            records=[("admissions", len(records.admissions) - 1)],
+        )
+        if purpose == "finish-effect":
+            attempt.announcement = accepted.digest_id
+        else:
+            self._reconcile(world, attempt, pin)
+        world.lifecycles.move("attempt", attempt.name, lc.DISPATCH, world.tick)
+        world.emit(ACTOR, "dispatch", f"dispatches {attempt.name}")
+
+    def _accepted_digest_of(self, world: World, predecessor: Attempt | None) -> Acceptance | None:
+        if predecessor is None or predecessor.candidate is None:
+            return None
+        for acceptance in world.records.acceptances.records:
+            if (
+                acceptance.attempt == predecessor.number
+                and acceptance.digest_id == predecessor.candidate.digest_id
+            ):
+                return acceptance
+        return None
+
+    def _reconcile(self, world: World, attempt: Attempt, pin: ReportVersion | None) -> None:
+        """Restore every section whose journal record matches the key; plan to redo the rest."""
+        by_name = pin is None
+        for step in SECTIONS:
+            record = world.records.lookup(step, None if by_name else pin.section_hash(step), by_name)
+            if record is None:
+                attempt.todo.append(step)
+                continue
+            attempt.parts[step] = record.part
+            attempt.restored += 1
+            world.restored += 1
+            index = world.records.journal.records.index(record)
+            world.emit(
+                attempt.actor,
+                "restore",
+                f"{attempt.name} restores {step} → {record.part.result_id}"
+                + (" (by step name alone)" if by_name else " (same input hash)"),
+                records=[("journal", index)],
+            )
+        if attempt.todo and attempt.restored:
+            world.emit(attempt.actor, "plan", f"{attempt.name} must redo {', '.join(attempt.todo)}")
+        elif attempt.todo:
+            world.emit(attempt.actor, "plan", f"{attempt.name} has nothing to restore: computes {', '.join(attempt.todo)}")
+        else:
+            attempt.phase = "assemble"
+
+    # --- the acceptance transition -----------------------------------------------------------------
+
+    def request_acceptance(self, world: World, attempt: Attempt, candidate: Candidate) -> str:
+        """Judge a candidate: 'accepted', 'refused' or 'rejected' (stale token, fencing on)."""
+        records = world.records
+        fencing_on = world.switches.fencing is Fencing.ON
+        if fencing_on and attempt.token < records.epoch.value:
+            # The transition is a protected store: write the rejection through it so it is counted once.
+            attempt.write(world, "acceptances", f"acceptance of {candidate.digest_id}")
+            return "rejected"
+        instance = world.artifact_instance(candidate)
+        problem = self._assess(world, attempt, candidate)
+        if problem:
+            world.lifecycles.move("artifact", instance, lc.ASSESSED_REFUSED, world.tick)
+            world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {problem}")
+            return "refused"
+        version = attempt.pin.name if attempt.pin is not None else None
+        acceptance = Acceptance(
+            digest_id=candidate.digest_id,
+            version=version,
+            contract=ASSESSMENT_CONTRACT,
+            attempt=attempt.number,
+            token=attempt.token,
+            tick=world.tick,
+        )
+        if not attempt.write(world, "acceptances", f"acceptance of {candidate.digest_id}", acceptance):
+            return "rejected"
+        world.lifecycles.move("artifact", instance, lc.ASSESSED_RECORDED, world.tick)
+        for_what = f"for {version}" if version else "with no version to name"
+        world.emit(
+            ACTOR,
+            "accepted",
+            f"assesses {candidate.digest_id} and records its acceptance {for_what}",
+            records=[("acceptances", len(records.acceptances.records) - 1)],
+        )
+        return "accepted"
+
+    def _assess(self, world: World, attempt: Attempt, candidate: Candidate) -> str:
+        """The assessor (completeness and form) and, with pins on, the mechanical version check."""
+        if tuple(p.step for p in candidate.parts) != SECTIONS:
+            return "incomplete"
+        if world.switches.pins is Pins.OFF:
+            return ""
+        pin = attempt.pin
+        for part in candidate.parts:
+            if part.read_hash != pin.section_hash(part.step):
+                return f"{part.step} was not computed from the pin {pin.name}"
+        if pin.name != world.report.name:
+            return f"the pin {pin.name} is not the current report ({world.report.name})"
+        return ""

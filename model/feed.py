@@ -1,0 +1,61 @@
+"""The external feed: nothing can roll a post back, and it deduplicates only by operation key.
+
+It follows the receive recipe of the article's section 8: for one key, the lookup, the parameter check,
+the post and the remembering of its answer are one unit that nothing else on that key interleaves with
+(in this single-threaded model, one method call). A repeat gets the stored answer; the same key with other
+parameters is rejected; a request without a key is always applied. Keys are kept for the whole run. The
+feed never looks at owner tokens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Post:
+    number: int
+    announcement: str  # the digest announced
+    key: str | None
+    attempt: int
+    tick: int
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the feed says to a request."""
+
+    status: str  # "applied", "repeat" (the stored answer again) or "rejected"
+    post_number: int | None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Remembered:
+    key: str
+    params: tuple
+    answer: Answer
+    tick: int
+
+
+@dataclass
+class Feed:
+    posts: list[Post] = field(default_factory=list)
+    remembered: dict[str, Remembered] = field(default_factory=dict)
+    # Insertion order of keys, so snapshots list them deterministically.
+    key_order: list[str] = field(default_factory=list)
+
+    def receive(self, key: str | None, params: tuple, attempt: int, tick: int) -> Answer:
+        if key is not None:
+            saved = self.remembered.get(key)
+            if saved is not None:
+                if saved.params != params:
+                    return Answer("rejected", None, "different request for a remembered key")
+                return Answer("repeat", saved.answer.post_number)
+        post = Post(len(self.posts) + 1, params[0], key, attempt, tick)
+        self.posts.append(post)
+        answer = Answer("applied", post.number)
+        if key is not None:
+            self.remembered[key] = Remembered(key, params, answer, tick)
+            self.key_order.append(key)
+        return answer

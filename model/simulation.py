@@ -1,0 +1,262 @@
+"""The world of the worked example and the tick protocol (SPEC.md section 4), written once, here.
+
+Within a tick, in this order:
+
+1. the world: the report correction of this tick; a paused attempt wakes;
+2. the newsletter (from t12 until it has started) looks at the records and starts if its rule admits it;
+3. the attempts, in ascending number, each taking at most one step;
+4. the controller: suspicion, the next epoch and a successor, or the rebuild after a correction;
+
+then the invariants are checked and, when recording, the tick's frame is kept.
+
+A run ends after the first tick after which nothing can happen: no attempt can act, the controller has
+nothing pending, and no scheduled event (a wake, the correction, the newsletter becoming ready) lies
+ahead. The bound is t40; no combination of the switches comes near it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import lifecycles as lc
+from .attempt import FOREVER, Attempt
+from .controller import FIRST_TOKEN, Controller
+from .feed import Answer, Feed
+from .invariants import Checker
+from .newsletter import READY_AT, Newsletter
+from .records import Candidate, Records, WriteResult
+from .report import V1, V2
+from .switches import Change, Fencing, Poster, Silent, Switches
+
+SILENT_ATTEMPT, SILENT_STEP = 1, "s3"  # attempt #1 goes silent as it starts s3 (at t3 in every run)
+WAKE_AT = 8
+CORRECTION_AT = {Change.DURING_OUTAGE: 4, Change.NEVER: None, Change.AFTER_ACCEPTANCE: 12}
+BOUND = 40
+
+
+@dataclass(frozen=True)
+class StaleWrite:
+    tick: int
+    attempt: int
+    store: str
+    index: int
+    token: int
+    epoch: int
+
+
+@dataclass(frozen=True)
+class Event:
+    actor: str
+    kind: str
+    text: str
+    call: int | None = None
+    records: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Move:
+    tick: int
+    machine: str
+    instance: str
+    source: str | None
+    event: str
+    target: str
+    addition: bool = False
+
+
+class Lifecycles:
+    """The current state of every attempt, artifact and effect, each moved only by declared transitions."""
+
+    def __init__(self) -> None:
+        self.states: dict[str, dict[str, str]] = {m.name: {} for m in lc.MACHINES}
+        self.moves: list[Move] = []
+
+    def begin(self, machine: str, instance: str, tick: int) -> None:
+        initial = lc.MACHINE_BY_NAME[machine].initial
+        self.states[machine][instance] = initial
+        self.moves.append(Move(tick, machine, instance, None, "begin", initial))
+
+    def move(self, machine: str, instance: str, event: str, tick: int) -> None:
+        source = self.states[machine][instance]
+        transition = lc.MACHINE_BY_NAME[machine].step(instance, source, event)
+        self.states[machine][instance] = transition.target
+        self.moves.append(
+            Move(tick, machine, instance, source, event, transition.target, transition.addition)
+        )
+
+    def state(self, machine: str, instance: str) -> str | None:
+        return self.states[machine].get(instance)
+
+
+@dataclass
+class World:
+    switches: Switches
+    recording: bool = True
+    tick: int = 0
+    report: object = V1
+    calls: int = 0
+    restored: int = 0
+    stale_rejected: int = 0
+    stale_applied: list[StaleWrite] = field(default_factory=list)
+    first_poster: int | None = None
+    events: list[Event] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.records = Records(FIRST_TOKEN, self.switches.fencing is Fencing.ON)
+        self.feed = Feed()
+        self.controller = Controller()
+        self.newsletter = Newsletter()
+        self.attempts: list[Attempt] = []
+        self.lifecycles = Lifecycles()
+        self.checker = Checker()
+        self.correction_at = CORRECTION_AT[self.switches.change]
+
+    # --- what actors tell the world ----------------------------------------------------------------
+
+    def emit(self, actor: str, kind: str, text: str, call: int | None = None, records=()) -> None:
+        if self.recording:
+            self.events.append(Event(actor, kind, text, call, tuple(records)))
+
+    def silence_starts(self, attempt: Attempt, step: str) -> bool:
+        if attempt.number != SILENT_ATTEMPT or step != SILENT_STEP or attempt.in_flight is not None:
+            return False
+        paused = self.switches.silent is Silent.PAUSED
+        attempt.silent_until = WAKE_AT if paused else FOREVER
+        attempt.alive = paused  # a crashed attempt never comes back
+        return True
+
+    def poster_dies_now(self, attempt: Attempt) -> bool:
+        """Whether this is the first attempt to post and the poster is set to die."""
+        if self.first_poster is not None:
+            return False
+        self.first_poster = attempt.number
+        return self.switches.poster is Poster.DIES
+
+    def note_write(self, attempt: Attempt, store: str, what: str, result: WriteResult, n: int) -> None:
+        records = self.records.store(store).records
+        epoch = self.records.epoch.value
+        if not result.applied:
+            self.stale_rejected += 1
+            self.emit(
+                store,
+                "write-rejected",
+                f"rejects {attempt.name}'s write ({what}): token {attempt.token} < epoch {epoch}",
+            )
+            return
+        where = tuple((store, i) for i in range(len(records) - n, len(records)))
+        if result.stale:
+            for _, index in where:
+                self.stale_applied.append(
+                    StaleWrite(self.tick, attempt.number, store, index, attempt.token, epoch)
+                )
+            self.emit(
+                store,
+                "stale-write-applied",
+                f"applies {attempt.name}'s write ({what}) carrying token {attempt.token} "
+                f"under epoch {epoch}",
+                records=where,
+            )
+        elif n:
+            self.emit(store, "write", f"records {what} (token {attempt.token})", records=where)
+
+    def emit_feed(self, attempt: Attempt, announcement: str, key, answer: Answer, resend: bool) -> None:
+        key_text = f"key {key}" if key else "no key"
+        verb = "resends" if resend else "posts"
+        if answer.status == "applied":
+            text = f"applies post {answer.post_number} from {attempt.name} ({verb}, {key_text})"
+            where = (("feed_posts", answer.post_number - 1),)
+        elif answer.status == "repeat":
+            text = f"returns its stored answer to {attempt.name} ({key_text}): post {answer.post_number}"
+            where = ()
+        else:
+            text = f"rejects {attempt.name}'s request ({key_text}): {answer.reason}"
+            where = ()
+        self.emit("feed", f"post-{answer.status}", text, records=where)
+
+    # --- lookups the actors and the checker share --------------------------------------------------
+
+    @staticmethod
+    def artifact_instance(candidate: Candidate) -> str:
+        """Each assembled candidate is its own artifact, named by its digest and who assembled it."""
+        return f"{candidate.digest_id} by #{candidate.attempt}"
+
+    def candidate_of(self, acceptance) -> Candidate:
+        for candidate in self.records.candidates.records:
+            if candidate.digest_id == acceptance.digest_id and candidate.attempt == acceptance.attempt:
+                return candidate
+        raise LookupError(acceptance)
+
+    def candidate_by_digest(self, digest_id: str) -> Candidate:
+        for candidate in reversed(self.records.candidates.records):
+            if candidate.digest_id == digest_id:
+                return candidate
+        raise LookupError(digest_id)
+
+    # --- the tick protocol -------------------------------------------------------------------------
+
+    def world_phase(self) -> None:
+        if self.tick == self.correction_at:
+            self.report = V2
+            self.emit("report", "report-corrected", "is corrected to v2 (revenue 4.1 → 4.7 million)")
+            for acceptance in self.records.acceptances.records:
+                if acceptance.version is not None and acceptance.version != self.report.name:
+                    instance = self.artifact_instance(self.candidate_of(acceptance))
+                    self.lifecycles.move("artifact", instance, lc.INPUT_SUPERSEDED, self.tick)
+            self.controller.note_correction(self)
+        for attempt in self.attempts:
+            if attempt.alive and attempt.silent_until == self.tick:
+                attempt.silent_until = None
+                self.emit(attempt.actor, "woke", f"{attempt.name} wakes and carries on where it was")
+
+    def step(self) -> None:
+        self.events = []
+        self.world_phase()
+        self.newsletter.act(self)
+        for attempt in list(self.attempts):
+            if attempt.can_act(self.tick):
+                attempt.act(self)
+        self.controller.act(self)
+        self.checker.check(self)
+
+    def quiescent(self) -> bool:
+        """Nothing can happen after this tick."""
+        later = self.tick + 1
+        if any(a.can_act(later) or (a.alive and a.silent_until not in (None, FOREVER)) for a in self.attempts):
+            return False
+        if self.controller.pending(self):
+            return False
+        if self.correction_at is not None and self.correction_at > self.tick:
+            return False
+        return not (self.newsletter.start is None and self.tick < READY_AT)
+
+
+@dataclass
+class Run:
+    """A finished run: its switches, the world as it ended, and (when recorded) one frame per tick."""
+
+    switches: Switches
+    world: World
+    frames: list[dict]
+    end_tick: int
+
+    def outcome(self):
+        from .outcome import outcome_of
+
+        return outcome_of(self)
+
+
+def run(switches: Switches | None = None, recording: bool = True) -> Run:
+    """Simulate one combination of the switches from t0 to its end."""
+    from .trace import frame_of  # the frame builder lives with the JSON shape it produces
+
+    world = World(switches or Switches(), recording)
+    frames: list[dict] = []
+    snapshot = frame_of if recording else None
+    for tick in range(BOUND + 1):
+        world.tick = tick
+        world.step()
+        if snapshot is not None:
+            frames.append(snapshot(world))
+        if world.quiescent():
+            break
+    return Run(world.switches, world, frames, world.tick)

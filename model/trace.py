@@ -1,0 +1,332 @@
+"""The trace as data: one frame per tick with the tick's events, the lifecycle moves, and a snapshot of
+every record and every lifecycle's state, so that no view ever recomputes a model fact.
+
+``trace_dict`` gives the whole trace as plain JSON-able data with a fixed key order; ``dumps`` writes it
+byte-identically on every Python; ``load_trace`` reads JSON back and validates it, raising TraceError with
+a message that says what is wrong and where.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from . import lifecycles as lc
+from .invariants import FINISHED_MEANING, INVARIANT_IDS, MEANINGS
+from .records import PROTECTED_STORES
+from .report import SECTIONS, VERSIONS, VERSIONS_WITH_TEXT, WORK_IDENTITY, short
+from .switches import ALL_SETTINGS, SwitchError, Switches
+
+if TYPE_CHECKING:
+    from .simulation import Run, World
+
+FORMAT = "durable-work-trace/1"
+RECORD_KINDS = ("admissions", *PROTECTED_STORES, "feed_posts", "feed_keys")
+
+
+class TraceError(ValueError):
+    """A JSON trace that is not a valid trace of this model."""
+
+
+# --- records as plain data -------------------------------------------------------------------------
+# Records are immutable, so each is turned into a dict once per run and shared by every later frame.
+
+
+def _part(p) -> dict:
+    return {
+        "step": p.step,
+        "result": p.result_id,
+        "read_hash": short(p.read_hash),
+        "computed_from": list(VERSIONS_WITH_TEXT[(p.step, p.read_hash)]),
+        "figure": p.figure,
+        "attempt": p.attempt,
+        "tick": p.tick,
+    }
+
+
+def _record(kind: str, r) -> dict:
+    if kind == "admissions":
+        return {
+            "attempt": r.attempt,
+            "work": r.work,
+            "token": r.token,
+            "pin": r.pin,
+            "pin_hash": short(r.pin_hash),
+            "purpose": r.purpose,
+            "tick": r.tick,
+        }
+    if kind == "journal":
+        return {
+            "step": r.step,
+            "input_hash": short(r.input_hash),
+            "result": r.part.result_id,
+            "part": _part(r.part),
+            "attempt": r.attempt,
+            "token": r.token,
+            "tick": r.tick,
+        }
+    if kind == "candidates":
+        return {
+            "digest": r.digest_id,
+            "parts": [_part(p) for p in r.parts],
+            "figure": r.figure,
+            "pin": r.pin,
+            "attempt": r.attempt,
+            "token": r.token,
+            "tick": r.tick,
+        }
+    if kind == "acceptances":
+        return {
+            "digest": r.digest_id,
+            "version": r.version,
+            "contract": r.contract,
+            "attempt": r.attempt,
+            "token": r.token,
+            "tick": r.tick,
+        }
+    if kind == "effects":
+        return {
+            "announcement": r.announcement,
+            "kind": r.kind,
+            "key": r.key,
+            "attempt": r.attempt,
+            "token": r.token,
+            "tick": r.tick,
+        }
+    if kind == "feed_posts":
+        return {
+            "number": r.number,
+            "announcement": r.announcement,
+            "key": r.key,
+            "attempt": r.attempt,
+            "tick": r.tick,
+        }
+    if kind == "feed_keys":
+        return {"key": r.key, "params": list(r.params), "post": r.answer.post_number, "tick": r.tick}
+    raise KeyError(kind)
+
+
+def _sources(world: World) -> dict[str, list]:
+    return {
+        "admissions": world.records.admissions,
+        "journal": world.records.journal.records,
+        "candidates": world.records.candidates.records,
+        "acceptances": world.records.acceptances.records,
+        "effects": world.records.effects.records,
+        "feed_posts": world.feed.posts,
+        "feed_keys": [world.feed.remembered[k] for k in world.feed.key_order],
+    }
+
+
+def frame_of(world: World) -> dict:
+    """The frame of the tick that just ended."""
+    cache = world.__dict__.setdefault("_record_dicts", {k: [] for k in RECORD_KINDS})
+    records = {}
+    for kind, source in _sources(world).items():
+        done = cache[kind]
+        for r in source[len(done) :]:
+            done.append(_record(kind, r))
+        records[kind] = list(done)
+    moves_seen = world.__dict__.get("_moves_seen", 0)
+    moves = world.lifecycles.moves[moves_seen:]
+    world.__dict__["_moves_seen"] = len(world.lifecycles.moves)
+    tick = world.tick
+    start = world.newsletter.start
+    breaches = {b.invariant: b.tick for b in world.checker.first.values()}
+    return {
+        "tick": tick,
+        "report": world.report.name,
+        "epoch": world.records.epoch.value,
+        "events": [
+            {
+                "actor": e.actor,
+                "kind": e.kind,
+                "text": e.text,
+                "call": e.call,
+                "records": [list(r) for r in e.records],
+            }
+            for e in world.events
+        ],
+        "moves": [
+            {
+                "machine": m.machine,
+                "instance": m.instance,
+                "source": m.source,
+                "event": m.event,
+                "target": m.target,
+                "addition": m.addition,
+            }
+            for m in moves
+        ],
+        "lifecycles": {name: dict(states) for name, states in world.lifecycles.states.items()},
+        "attempts": [
+            {
+                "attempt": a.number,
+                "token": a.token,
+                "pin": a.pin.name if a.pin else None,
+                "purpose": a.purpose,
+                "state": world.lifecycles.state("attempt", a.name),
+                "alive": a.alive,
+                "silent": a.silent_until is not None and a.silent_until > tick,
+                "calls": a.calls,
+                "restored": a.restored,
+                "missed_heartbeats": a.missed,
+            }
+            for a in world.attempts
+        ],
+        "records": records,
+        "newsletter": {
+            "ready": tick >= 12,
+            "started_at": start.tick if start else None,
+            "digest": start.digest_id if start else None,
+            "quote": start.quote if start else None,
+            "rule_applied": start.rule if start else None,
+        },
+        "counts": {
+            "model_calls": world.calls,
+            "steps_restored": world.restored,
+            "stale_writes_rejected": world.stale_rejected,
+            "stale_writes_applied": len(world.stale_applied),
+            "posts_applied": len(world.feed.posts),
+        },
+        "invariants": {
+            i: ("broken" if i in breaches and breaches[i] <= tick else "held") for i in INVARIANT_IDS
+        },
+    }
+
+
+def trace_dict(run: Run) -> dict:
+    """The whole trace of a recorded run as plain data."""
+    if not run.frames:
+        raise ValueError("this run was not recorded; call run(switches, recording=True)")
+    checker = run.world.checker
+    return {
+        "format": FORMAT,
+        "work": WORK_IDENTITY,
+        "switches": run.switches.to_dict(advanced=True),
+        "versions": [
+            {
+                "name": v.name,
+                "hash": v.hash,
+                "sections": [
+                    {"id": s, "hash": short(v.section_hash(s)), "text": v.text(s)} for s in SECTIONS
+                ],
+            }
+            for v in VERSIONS
+        ],
+        "machines": [m.to_dict() for m in lc.MACHINES],
+        "invariants": [
+            {
+                "id": i,
+                "meaning": MEANINGS[i],
+                "held": i not in checker.first,
+                "breach": checker.first[i].to_dict() if i in checker.first else None,
+            }
+            for i in INVARIANT_IDS
+        ],
+        "finished_meaning": FINISHED_MEANING,
+        "end_tick": run.end_tick,
+        "ticks": run.frames,
+    }
+
+
+def dumps(data: Any, indent: int | None = None) -> str:
+    """JSON with the key order the model built, ASCII only, the same bytes on every Python."""
+    separators = (",", ": ") if indent is not None else (",", ":")
+    return json.dumps(data, ensure_ascii=True, indent=indent, separators=separators)
+
+
+# --- reading a trace back --------------------------------------------------------------------------
+
+_TRACE_KEYS = {
+    "format": str,
+    "work": str,
+    "switches": dict,
+    "versions": list,
+    "machines": list,
+    "invariants": list,
+    "finished_meaning": str,
+    "end_tick": int,
+    "ticks": list,
+}
+_FRAME_KEYS = {
+    "tick": int,
+    "report": str,
+    "epoch": int,
+    "events": list,
+    "moves": list,
+    "lifecycles": dict,
+    "attempts": list,
+    "records": dict,
+    "newsletter": dict,
+    "counts": dict,
+    "invariants": dict,
+}
+
+
+def _need(data: Any, keys: dict, where: str) -> None:
+    if not isinstance(data, dict):
+        raise TraceError(f"{where}: expected an object, got {type(data).__name__}")
+    missing = [k for k in keys if k not in data]
+    if missing:
+        raise TraceError(f"{where}: missing {', '.join(missing)}")
+    for key, kind in keys.items():
+        value = data[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise TraceError(f"{where}.{key}: expected an integer, got {value!r}")
+        if not isinstance(value, kind):
+            raise TraceError(f"{where}.{key}: expected {kind.__name__}, got {type(value).__name__}")
+
+
+def validate(data: Any) -> dict:
+    """Check that ``data`` is a trace of this model; return it, or raise TraceError saying why not."""
+    _need(data, _TRACE_KEYS, "trace")
+    if data["format"] != FORMAT:
+        raise TraceError(f"trace.format: expected {FORMAT!r}, got {data['format']!r}")
+    unknown = [k for k in data["switches"] if k not in ALL_SETTINGS]
+    if unknown:
+        raise TraceError(f"trace.switches: unknown {', '.join(unknown)}; allowed: {', '.join(ALL_SETTINGS)}")
+    try:
+        Switches.from_mapping(data["switches"])
+    except SwitchError as error:
+        raise TraceError(f"trace.switches: {error}") from None
+    states = {m.name: set(m.states) for m in lc.MACHINES}
+    ticks = data["ticks"]
+    if not ticks:
+        raise TraceError("trace.ticks: a trace has at least one tick")
+    for n, frame in enumerate(ticks):
+        where = f"trace.ticks[{n}]"
+        _need(frame, _FRAME_KEYS, where)
+        if frame["tick"] != n:
+            raise TraceError(f"{where}.tick: expected {n}, got {frame['tick']}")
+        if frame["report"] not in {v.name for v in VERSIONS}:
+            raise TraceError(f"{where}.report: expected v1 or v2, got {frame['report']!r}")
+        for machine, instances in frame["lifecycles"].items():
+            if machine not in states:
+                raise TraceError(f"{where}.lifecycles: unknown machine {machine!r}")
+            for instance, state in instances.items():
+                if state not in states[machine]:
+                    raise TraceError(
+                        f"{where}.lifecycles.{machine}[{instance!r}]: {state!r} is not a state of "
+                        f"the {machine} machine ({', '.join(sorted(states[machine]))})"
+                    )
+        for kind in RECORD_KINDS:
+            if not isinstance(frame["records"].get(kind), list):
+                raise TraceError(f"{where}.records.{kind}: expected a list")
+        for inv in INVARIANT_IDS:
+            if frame["invariants"].get(inv) not in ("held", "broken"):
+                raise TraceError(f"{where}.invariants.{inv}: expected 'held' or 'broken'")
+    if data["end_tick"] != len(ticks) - 1:
+        raise TraceError(f"trace.end_tick: expected {len(ticks) - 1}, got {data['end_tick']}")
+    return data
+
+
+def load_trace(text: str) -> dict:
+    """Parse and validate a JSON trace (the trace object, or the CLI's {switches, trace, outcome})."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise TraceError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    if isinstance(data, dict) and "trace" in data and "format" not in data:
+        data = data["trace"]
+    return validate(data)

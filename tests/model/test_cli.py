@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+def cli(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "model", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_trace_table_and_outcome():
+    done = cli("trace")
+    assert done.returncode == 0
+    assert "t14" in done.stdout and "quoting 4.7 million" in done.stdout
+    assert "6 against a minimum of 4 (#1 3, #2 3, #3 0)" in done.stdout
+
+
+def test_trace_json_has_switches_trace_outcome():
+    data = json.loads(cli("trace", "--json", "--fencing", "off").stdout)
+    assert list(data) == ["switches", "trace", "outcome"]
+    assert data["switches"]["fencing"] == "off" and list(data["switches"])[-1] == "post_key"
+    assert "stale-write" in data["outcome"]["invariants_broken"]
+
+
+def test_sweep_json_and_csv():
+    rows = json.loads(cli("sweep", "--json").stdout)
+    assert len(rows) == 864 and list(rows[0]) == ["switches", "outcome"]
+    assert list(rows[0]["switches"])[-1] == "post_key"
+    lines = cli("sweep", "--csv").stdout.splitlines()
+    assert len(lines) == 865 and lines[0].startswith("silent,fencing,")
+
+
+def test_compare_json():
+    data = json.loads(cli("compare", "--json").stdout)
+    assert [r["name"] for r in data["rows"]][0] == "all protections on"
+    assert all(r["runs"] == 12 for r in data["rows"])
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["trace", "--fencing", "maybe"], ["--fencing", "'on'", "'off'"]),
+        (["trace", "--post-key", "random"], ["per-operation", "per-attempt", "none"]),
+        (["trace", "--colour", "red"], ["unrecognized arguments"]),
+        (["sweep", "--unversioned", "x"], ["fail-open", "fail-closed"]),
+        (["sweep", "--json", "--csv"], ["not allowed with"]),
+        (["explode"], ["invalid choice", "trace", "sweep", "compare"]),
+        ([], ["required"]),
+        (["bench", "--repeat", "0"], ["at least 1"]),
+    ],
+)
+def test_bad_input_exits_2_naming_the_allowed_values(args, words):
+    done = cli(*args)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    for word in words:
+        assert word in done.stderr

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import pytest
+
+from model import TransitionNotAllowed, all_switches, run
+from model.lifecycles import ARTIFACT, ATTEMPT, EFFECT, MACHINE_BY_NAME
+
+
+def test_the_three_machines_are_the_articles():
+    assert ATTEMPT.states == ("admitted", "running", "UNKNOWN", "fenced", "refused", "done")
+    assert ARTIFACT.states == ("candidate", "accepted", "refused")
+    assert EFFECT.states == ("intent recorded", "unconfirmed", "confirmed")
+    additions = [(t.source, t.event, t.target) for m in (ATTEMPT, ARTIFACT, EFFECT) for t in m.transitions if t.addition]
+    assert additions == [("UNKNOWN", "candidate refused", "refused"), ("UNKNOWN", "post confirmed", "done")]
+
+
+def test_an_undeclared_move_raises_a_named_error():
+    with pytest.raises(TransitionNotAllowed) as error:
+        ATTEMPT.step("#1", "UNKNOWN", "dispatch")
+    assert "UNKNOWN" in str(error.value) and "dispatch" in str(error.value)
+    with pytest.raises(TransitionNotAllowed):
+        EFFECT.step("x", "confirmed", "sent")
+
+
+def test_only_declared_transitions_occur_in_all_864_runs():
+    used = set()
+    for switches in all_switches():
+        r = run(switches)
+        states = {}
+        for frame in r.frames:
+            for move in frame["moves"]:
+                machine = MACHINE_BY_NAME[move["machine"]]
+                key = (move["machine"], move["instance"])
+                if move["event"] == "begin":
+                    assert move["target"] == machine.initial and key not in states
+                else:
+                    assert states[key] == move["source"]
+                    transition = machine.step(move["instance"], move["source"], move["event"])
+                    assert transition.target == move["target"]
+                    assert transition.addition == move["addition"]
+                    used.add((move["machine"], move["source"], move["event"]))
+                states[key] = move["target"]
+            for machine, instances in frame["lifecycles"].items():
+                for instance, state in instances.items():
+                    assert states[(machine, instance)] == state
+    declared = {(m.name, t.source, t.event) for m in (ATTEMPT, ARTIFACT, EFFECT) for t in m.transitions}
+    # Every declared transition is exercised somewhere, except two a live owner never takes in this
+    # schedule: only suspected attempts hold stale tokens, and the owner is always pinned to the current
+    # version when it asks for acceptance.
+    assert declared - used == {("attempt", "running", "write rejected"), ("attempt", "running", "candidate refused")}
