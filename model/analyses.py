@@ -131,3 +131,19 @@ def sweep_summary(outcomes: list[dict]) -> dict:
         "no_invariant_broken": sum(not r["outcome"]["invariants_broken"] for r in outcomes),
         "finished": sum(r["outcome"]["finished"] for r in outcomes),
     }
+
+
+def first_divergence(a: dict, b: dict) -> int | None:
+    """The first tick at which two traces (``trace_dict`` data) part: their events differ, or one has
+    ended. None when they are the same tick for tick."""
+
+    def happenings(frame: dict) -> list:
+        return [(e["lane"], e["kind"], e["text"]) for e in frame["events"]]
+
+    ticks_a, ticks_b = a["ticks"], b["ticks"]
+    for tick in range(max(len(ticks_a), len(ticks_b))):
+        if tick >= len(ticks_a) or tick >= len(ticks_b):
+            return tick
+        if happenings(ticks_a[tick]) != happenings(ticks_b[tick]):
+            return tick
+    return None

@@ -97,6 +97,7 @@ class Attempt:
                 self.actor,
                 "call-started",
                 f"{self.name} starts {step} (call {world.calls}, reads {version.name}) and goes silent",
+                label=f"{step}…",
                 call=world.calls,
             )
             return
@@ -104,13 +105,14 @@ class Attempt:
             self.actor,
             "model-call",
             f"{self.name} computes {step} (call {world.calls}, reads {version.name}) → {part.result_id}",
+            label=step,
             call=world.calls,
         )
         self._keep(world, part)
 
     def _finish_call(self, world: World, part: Part) -> None:
         self.in_flight = None
-        world.emit(self.actor, "call-finished", f"{self.name} finishes {part.step} → {part.result_id}")
+        world.emit(self.actor, "call-finished", f"{self.name} finishes {part.step} → {part.result_id}", part.step)
         self._keep(world, part)
 
     def _keep(self, world: World, part: Part) -> None:
@@ -151,7 +153,7 @@ class Attempt:
             return
         self.candidate = candidate
         world.lifecycles.begin("artifact", world.artifact_instance(candidate), world.tick)
-        world.emit(self.actor, "assemble", f"{self.name} assembles candidate digest {candidate.digest_id}")
+        world.emit(self.actor, "assemble", f"{self.name} assembles candidate digest {candidate.digest_id}", "candidate")
         self.phase = "accept"
 
     def _request_acceptance(self, world: World) -> None:
@@ -166,7 +168,7 @@ class Attempt:
     def _post(self, world: World) -> None:
         announcement = self.announcement
         if world.records.confirmed(announcement):
-            world.emit(self.actor, "done", f"{self.name} finds the announcement of {announcement} confirmed")
+            world.emit(self.actor, "done", f"{self.name} finds the announcement of {announcement} confirmed", "done")
             self._stop(world, lc.POST_CONFIRMED)
             return
         key = self._key(world.switches.post_key, announcement)
@@ -176,7 +178,7 @@ class Attempt:
             if not self.write(world, "effects", f"intent to announce {announcement}", intent):
                 return
             world.lifecycles.begin("effect", announcement, world.tick)
-            world.emit(self.actor, "intent", f"{self.name} records the intent to announce {announcement}")
+            world.emit(self.actor, "intent", f"{self.name} records the intent to announce {announcement}", "intent")
             world.lifecycles.move("effect", announcement, lc.SENT, world.tick)
         answer = world.feed.receive(key, (announcement,), self.number, world.tick)
         world.emit_feed(self, announcement, key, answer, resend)
@@ -187,13 +189,13 @@ class Attempt:
         if not resend and world.poster_dies_now(self):
             self.alive = False
             self.silent_until = FOREVER
-            world.emit(self.actor, "died", f"{self.name} dies before recording the acknowledgement")
+            world.emit(self.actor, "died", f"{self.name} dies before recording the acknowledgement", "dies")
             return
         ack = EffectRecord(announcement, "ack", key, self.number, self.token, world.tick)
         if not self.write(world, "effects", f"acknowledgement of {announcement}", ack):
             return
         world.lifecycles.move("effect", announcement, lc.RECEIVER_ANSWERS, world.tick)
-        world.emit(self.actor, "confirmed", f"{self.name} records the acknowledgement: confirmed")
+        world.emit(self.actor, "confirmed", f"{self.name} records the acknowledgement: confirmed", "confirmed")
         self._stop(world, lc.POST_CONFIRMED)
 
     def _key(self, policy: PostKey, announcement: str) -> str | None:
@@ -219,6 +221,6 @@ class Attempt:
         if event is not None:
             world.lifecycles.move("attempt", self.name, event, world.tick)
         if event == lc.WRITE_REJECTED:
-            world.emit(self.actor, "fenced", f"{self.name} is fenced: it may still be alive, but it may not write")
+            world.emit(self.actor, "fenced", f"{self.name} is fenced: it may still be alive, but it may not write", "fenced")
         elif event == lc.CANDIDATE_REFUSED:
-            world.emit(self.actor, "stopped", f"{self.name} stops: its candidate was refused")
+            world.emit(self.actor, "stopped", f"{self.name} stops: its candidate was refused", "stops")

@@ -56,13 +56,14 @@ class Controller:
                 continue
             attempt.missed += 1
             if attempt.missed < MISSED_HEARTBEATS_FOR_UNKNOWN:
-                world.emit(ACTOR, "heartbeat-missed", f"{attempt.name} misses a heartbeat")
+                world.emit(ACTOR, "heartbeat-missed", f"{attempt.name} misses a heartbeat", f"{attempt.name} silent")
                 continue
             world.lifecycles.move("attempt", attempt.name, lc.MISSED_HEARTBEATS, world.tick)
             world.emit(
                 ACTOR,
                 "unknown",
                 f"{attempt.name} misses a second heartbeat: UNKNOWN (neither failed nor finished)",
+                f"{attempt.name} UNKNOWN",
             )
             if attempt is self.owner:
                 self._admit(world, attempt)
@@ -91,7 +92,7 @@ class Controller:
         records = world.records
         if world.attempts:
             records.epoch.value += 1
-            world.emit(ACTOR, "epoch", f"publishes owner epoch {records.epoch.value}")
+            world.emit(ACTOR, "epoch", f"publishes owner epoch {records.epoch.value}", f"epoch {records.epoch.value}")
         token = records.epoch.value
         number = len(world.attempts) + 1
         pins_on = world.switches.pins is Pins.ON
@@ -124,6 +125,7 @@ class Controller:
             f"writes the admission of {attempt.name} ({WORK_IDENTITY}, {pin_text}, token {token})"
             + (" to finish the announcement" if purpose == "finish-effect" else "")
             + (" to rebuild for the corrected report" if purpose == "rebuild" else ""),
+            label=f"admit {attempt.name}",
             records=[("admissions", len(records.admissions) - 1)],
         )
         if purpose == "finish-effect":
@@ -131,7 +133,7 @@ class Controller:
         else:
             self._reconcile(world, attempt, pin)
         world.lifecycles.move("attempt", attempt.name, lc.DISPATCH, world.tick)
-        world.emit(ACTOR, "dispatch", f"dispatches {attempt.name}")
+        world.emit(ACTOR, "dispatch", f"dispatches {attempt.name}", f"dispatch {attempt.name}")
 
     def _accepted_digest_of(self, world: World, predecessor: Attempt | None) -> Acceptance | None:
         if predecessor is None or predecessor.candidate is None:
@@ -161,12 +163,13 @@ class Controller:
                 "restore",
                 f"{attempt.name} restores {step} → {record.part.result_id}"
                 + (" (by step name alone)" if by_name else " (same input hash)"),
+                label=f"{step} restored",
                 records=[("journal", index)],
             )
         if attempt.todo and attempt.restored:
-            world.emit(attempt.actor, "plan", f"{attempt.name} must redo {', '.join(attempt.todo)}")
+            world.emit(attempt.actor, "plan", f"{attempt.name} must redo {', '.join(attempt.todo)}", "plan")
         elif attempt.todo:
-            world.emit(attempt.actor, "plan", f"{attempt.name} has nothing to restore: computes {', '.join(attempt.todo)}")
+            world.emit(attempt.actor, "plan", f"{attempt.name} has nothing to restore: computes {', '.join(attempt.todo)}", "plan")
         else:
             attempt.phase = "assemble"
 
@@ -184,7 +187,7 @@ class Controller:
         problem = self._assess(world, attempt, candidate)
         if problem:
             world.lifecycles.move("artifact", instance, lc.ASSESSED_REFUSED, world.tick)
-            world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {problem}")
+            world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {problem}", "refused")
             return "refused"
         version = attempt.pin.name if attempt.pin is not None else None
         acceptance = Acceptance(
@@ -203,6 +206,7 @@ class Controller:
             ACTOR,
             "accepted",
             f"assesses {candidate.digest_id} and records its acceptance {for_what}",
+            f"accepted {version or '(no version)'}",
             records=[("acceptances", len(records.acceptances.records) - 1)],
         )
         return "accepted"

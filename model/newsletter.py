@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .report import revenue_figure
 from .switches import NewsletterRule, Pins, Unversioned
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class Start:
     quote: str | None
     rule: str  # the rule as applied ("any-accepted" when current-accepted failed open)
     report_version: str  # what the report said when it started
+    report_figure: str | None
 
 
 class Newsletter:
@@ -66,7 +68,7 @@ class Newsletter:
                 NewsletterRule.ANY_ACCEPTED: "no digest is accepted yet",
                 NewsletterRule.LATEST_FINISHED: "no candidate is finished yet",
             }[rule]
-            world.emit(ACTOR, "newsletter-wait", f"waits: {why}")
+            world.emit(ACTOR, "newsletter-wait", f"waits: {why}", "waits")
             return
         self.start = Start(
             tick=world.tick,
@@ -74,12 +76,14 @@ class Newsletter:
             quote=candidate.figure,
             rule=rule.value,
             report_version=world.report.name,
+            report_figure=revenue_figure(world.report.text("s2")),
         )
         world.emit(
             ACTOR,
             "newsletter-start",
             f"starts on digest {candidate.digest_id}, quoting {candidate.figure}"
-            f" (the report is {world.report.name})",
+            f" (the report says {world.report.name}, {self.start.report_figure})",
+            f"quotes {candidate.figure}",
         )
 
     def _choose(self, world: World, rule: NewsletterRule | None) -> Candidate | None:

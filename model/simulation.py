@@ -46,9 +46,17 @@ class StaleWrite:
 
 @dataclass(frozen=True)
 class Event:
+    """Something that happened: who did it, what kind of thing, in words, and what it touched.
+
+    ``lane`` is the swimlane it belongs to (a store's answer to a write belongs to the writer's lane);
+    ``label`` is a few characters for a timeline.
+    """
+
     actor: str
     kind: str
     text: str
+    label: str
+    lane: str
     call: int | None = None
     records: tuple[tuple[str, int], ...] = ()
 
@@ -113,9 +121,11 @@ class World:
 
     # --- what actors tell the world ----------------------------------------------------------------
 
-    def emit(self, actor: str, kind: str, text: str, call: int | None = None, records=()) -> None:
+    def emit(
+        self, actor: str, kind: str, text: str, label: str = "", lane: str = "", call=None, records=()
+    ) -> None:
         if self.recording:
-            self.events.append(Event(actor, kind, text, call, tuple(records)))
+            self.events.append(Event(actor, kind, text, label or kind, lane or actor, call, tuple(records)))
 
     def silence_starts(self, attempt: Attempt, step: str) -> bool:
         if attempt.number != SILENT_ATTEMPT or step != SILENT_STEP or attempt.in_flight is not None:
@@ -141,6 +151,8 @@ class World:
                 store,
                 "write-rejected",
                 f"rejects {attempt.name}'s write ({what}): token {attempt.token} < epoch {epoch}",
+                label="rejected",
+                lane=attempt.actor,
             )
             return
         where = tuple((store, i) for i in range(len(records) - n, len(records)))
@@ -154,24 +166,31 @@ class World:
                 "stale-write-applied",
                 f"applies {attempt.name}'s write ({what}) carrying token {attempt.token} "
                 f"under epoch {epoch}",
+                label="stale write",
+                lane=attempt.actor,
                 records=where,
             )
         elif n:
-            self.emit(store, "write", f"records {what} (token {attempt.token})", records=where)
+            self.emit(
+                store, "write", f"records {what} (token {attempt.token})", "saved", attempt.actor, records=where
+            )
 
     def emit_feed(self, attempt: Attempt, announcement: str, key, answer: Answer, resend: bool) -> None:
         key_text = f"key {key}" if key else "no key"
         verb = "resends" if resend else "posts"
         if answer.status == "applied":
             text = f"applies post {answer.post_number} from {attempt.name} ({verb}, {key_text})"
+            label = f"post {answer.post_number}"
             where = (("feed_posts", answer.post_number - 1),)
         elif answer.status == "repeat":
             text = f"returns its stored answer to {attempt.name} ({key_text}): post {answer.post_number}"
+            label = "stored answer"
             where = ()
         else:
             text = f"rejects {attempt.name}'s request ({key_text}): {answer.reason}"
+            label = "rejected"
             where = ()
-        self.emit("feed", f"post-{answer.status}", text, records=where)
+        self.emit("feed", f"post-{answer.status}", text, label, records=where)
 
     # --- lookups the actors and the checker share --------------------------------------------------
 
@@ -197,7 +216,7 @@ class World:
     def world_phase(self) -> None:
         if self.tick == self.correction_at:
             self.report = V2
-            self.emit("report", "report-corrected", "is corrected to v2 (revenue 4.1 → 4.7 million)")
+            self.emit("report", "report-corrected", "is corrected to v2 (revenue 4.1 → 4.7 million)", "v2")
             for acceptance in self.records.acceptances.records:
                 if acceptance.version is not None and acceptance.version != self.report.name:
                     instance = self.artifact_instance(self.candidate_of(acceptance))
@@ -206,7 +225,7 @@ class World:
         for attempt in self.attempts:
             if attempt.alive and attempt.silent_until == self.tick:
                 attempt.silent_until = None
-                self.emit(attempt.actor, "woke", f"{attempt.name} wakes and carries on where it was")
+                self.emit(attempt.actor, "woke", f"{attempt.name} wakes and carries on where it was", "wakes")
 
     def step(self) -> None:
         self.events = []

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from . import lifecycles as lc
 from .invariants import FINISHED_MEANING, INVARIANT_IDS, MEANINGS
 from .records import PROTECTED_STORES
-from .report import SECTIONS, VERSIONS, VERSIONS_WITH_TEXT, WORK_IDENTITY, short
+from .report import SECTIONS, VERSIONS, VERSIONS_WITH_TEXT, WORK_IDENTITY, revenue_figure, short
 from .switches import ALL_SETTINGS, SwitchError, Switches
 
 if TYPE_CHECKING:
@@ -142,6 +142,8 @@ def frame_of(world: World) -> dict:
                 "actor": e.actor,
                 "kind": e.kind,
                 "text": e.text,
+                "label": e.label,
+                "lane": e.lane,
                 "call": e.call,
                 "records": [list(r) for r in e.records],
             }
@@ -181,7 +183,9 @@ def frame_of(world: World) -> dict:
             "digest": start.digest_id if start else None,
             "quote": start.quote if start else None,
             "rule_applied": start.rule if start else None,
+            "report_figure_at_start": start.report_figure if start else None,
         },
+        "report_figure": revenue_figure(world.report.text("s2")),
         "counts": {
             "model_calls": world.calls,
             "steps_restored": world.restored,

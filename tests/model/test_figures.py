@@ -101,3 +101,13 @@ def test_fail_closed_prevents_every_misled_newsletter_but_never_admits_it():
 def test_issue_badge_scenarios():
     assert outcome(fencing="off", change="never")["invariants_broken"] == ["double-acceptance", "stale-write"]
     assert outcome(post_key="none")["invariants_broken"] == ["duplicate-effect"]
+
+
+def test_first_divergence_between_traces():
+    from model import trace_dict
+    from model.analyses import first_divergence
+
+    main = trace_dict(run(Switches()))
+    assert first_divergence(main, main) is None
+    assert first_divergence(main, trace_dict(run(Switches(silent="crashed")))) == 8  # no wake
+    assert first_divergence(main, trace_dict(run(Switches(change="never")))) == 4
