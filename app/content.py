@@ -1,0 +1,43 @@
+"""The explainer's words, read from the Markdown files in ``content/``.
+
+Each file is a set of ``## id`` sections. In a checkout the files sit beside ``app/``; in the wheel the
+static build makes for Pyodide they are packaged inside ``app/content``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+_PLACES = (_HERE.parent / "content", _HERE / "content")
+_SECTION = re.compile(r"^## +(\S+)\s*$", re.M)
+
+
+def content_dir() -> Path:
+    for place in _PLACES:
+        if (place / "glossary.md").exists():
+            return place
+    raise FileNotFoundError(f"no content/ folder found in {', '.join(map(str, _PLACES))}")
+
+
+@cache
+def sections(name: str) -> dict[str, str]:
+    """``{id: markdown}`` for content/<name>.md, in file order."""
+    text = (content_dir() / f"{name}.md").read_text(encoding="utf-8")
+    parts = _SECTION.split(text)
+    return {parts[i]: parts[i + 1].strip() for i in range(1, len(parts), 2)}
+
+
+def text(name: str, section: str) -> str:
+    try:
+        return sections(name)[section]
+    except KeyError:
+        raise KeyError(f"content/{name}.md has no section '## {section}'") from None
+
+
+def title_and_body(markdown: str) -> tuple[str, str]:
+    """Split '**Title.** rest' into ('Title', 'rest')."""
+    match = re.match(r"\*\*(.+?)\.?\*\*\s*(.*)", markdown, re.S)
+    return (match.group(1), match.group(2)) if match else ("", markdown)

@@ -1,0 +1,276 @@
+"""HTML and SVG drawn from the model's trace data. Pure functions of the trace; no Panel, no model logic.
+
+The Panel app shows these in HTML panes; the static build writes them into index.html, so the worked
+example is on the page before any Python has loaded.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+STORE_TITLES = {
+    "admissions": "Attempt records (admissions)",
+    "journal": "Journal",
+    "candidates": "Candidate store",
+    "acceptances": "Acceptance log",
+    "effects": "Effect records",
+    "feed_posts": "Feed: posts",
+    "feed_keys": "Feed: remembered keys",
+}
+STATE_MARK = {"held": "✔", "broken": "✖"}
+
+# Where each state sits in its machine's drawing: (column, row). Presentation only.
+LAYOUT = {
+    "attempt": {
+        "admitted": (0, 1),
+        "running": (1, 1),
+        "UNKNOWN": (2, 0),
+        "fenced": (3, 0),
+        "refused": (3, 1),
+        "done": (3, 2),
+    },
+    "artifact": {"candidate": (0, 0), "accepted": (1, 0), "refused": (1, 1)},
+    "effect": {"intent recorded": (0, 0), "unconfirmed": (1, 0), "confirmed": (2, 0)},
+}
+BOX_W, BOX_H, COL, ROW, PAD = 112, 30, 150, 62, 12
+
+
+def _instance_label(machine: str, instance: str) -> str:
+    if machine == "artifact":
+        digest, _, by = instance.partition(" by ")
+        return f"{digest} ({by})"
+    if machine == "effect":
+        return f"post of {instance}"
+    return instance
+
+
+def lifecycle_svg(machine: dict, frame: dict) -> str:
+    """One machine drawn from its declared table, with every instance's state at this frame."""
+    name = machine["name"]
+    layout = LAYOUT.get(name, {})
+    for i, state in enumerate(s for s in machine["states"] if s not in layout):
+        layout = {**layout, state: (i, 3)}
+    states_now = frame["lifecycles"].get(name, {})
+    moved = {(m["source"], m["event"]) for m in frame["moves"] if m["machine"] == name and m["source"]}
+    arrived = {m["target"] for m in frame["moves"] if m["machine"] == name}
+    by_state: dict[str, list[str]] = {}
+    for instance, state in states_now.items():
+        by_state.setdefault(state, []).append(_instance_label(name, instance))
+    cols = 1 + max(c for c, _ in layout.values())
+    rows = 1 + max(r for _, r in layout.values())
+    width = PAD * 2 + (cols - 1) * COL + BOX_W
+    height = PAD * 2 + (rows - 1) * ROW + BOX_H + 26
+
+    def centre(state):
+        c, r = layout[state]
+        return PAD + c * COL + BOX_W / 2, PAD + r * ROW + BOX_H / 2
+
+    title_id = f"lc-{name}-title"
+    desc_id = f"lc-{name}-desc"
+    description = []
+    for instance, state in states_now.items():
+        just = [m for m in frame["moves"] if m["machine"] == name and m["instance"] == instance]
+        moved_text = "; ".join(
+            f"just moved {m['source'] or 'in'} → {m['target']} ({m['event']})" for m in just
+        )
+        description.append(f"{_instance_label(name, instance)}: {state}" + (f" ({moved_text})" if moved_text else ""))
+    out = [
+        f'<svg class="lifecycle" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'role="img" aria-labelledby="{title_id} {desc_id}" xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{title_id}">{escape(name.capitalize())} lifecycle: {escape(machine["question"])}</title>',
+        f'<desc id="{desc_id}">{escape("; ".join(description) or "nothing in this machine yet")}</desc>',
+        f'<defs><marker id="arrow-{name}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" markerUnits="userSpaceOnUse" '
+        'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="currentColor"/></marker></defs>',
+    ]
+    for t in machine["transitions"]:
+        (x1, y1), (x2, y2) = centre(t["source"]), centre(t["target"])
+        just = (t["source"], t["event"]) in moved
+        cls = "edge" + (" just" if just else "") + (" addition" if t["addition"] else "")
+        label = t["event"] + (" (added)" if t["addition"] else "")
+        if t["source"] == t["target"]:
+            x, y = x1, y1 - BOX_H / 2
+            out.append(
+                f'<path class="{cls}" d="M{x - 20},{y} C{x - 30},{y - 26} {x + 30},{y - 26} {x + 20},{y}" '
+                f'fill="none" marker-end="url(#arrow-{name})"/>'
+            )
+            out.append(f'<text class="edge-label" x="{x}" y="{y - 22}" text-anchor="middle">{escape(label)}</text>')
+            continue
+        # Trim the line to the box edges so arrowheads stay visible.
+        dx, dy = x2 - x1, y2 - y1
+        scale = max(abs(dx) / (BOX_W / 2 + 4), abs(dy) / (BOX_H / 2 + 4)) or 1
+        sx, sy = x1 + dx / scale, y1 + dy / scale
+        ex, ey = x2 - dx / scale, y2 - dy / scale
+        out.append(
+            f'<line class="{cls}" x1="{sx:.1f}" y1="{sy:.1f}" x2="{ex:.1f}" y2="{ey:.1f}" '
+            f'marker-end="url(#arrow-{name})"/>'
+        )
+        mx, my = (sx + ex) / 2, (sy + ey) / 2 - 3
+        out.append(f'<text class="edge-label" x="{mx:.1f}" y="{my:.1f}" text-anchor="middle">{escape(label)}</text>')
+    for state, (c, r) in layout.items():
+        x, y = PAD + c * COL, PAD + r * ROW
+        here = by_state.get(state, [])
+        cls = "state" + (" occupied" if here else "") + (" arrived" if state in arrived else "")
+        out.append(f'<g class="{cls}"><rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="6"/>')
+        mark = "● " if here else ""
+        out.append(
+            f'<text x="{x + BOX_W / 2}" y="{y + 19}" text-anchor="middle">{mark}{escape(state)}</text>'
+        )
+        if here:
+            out.append(
+                f'<text class="chips" x="{x + BOX_W / 2}" y="{y + BOX_H + 13}" text-anchor="middle">'
+                f"{escape(', '.join(here))}</text>"
+            )
+        out.append("</g>")
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _cell(value) -> str:
+    if value is None:
+        return '<td class="none">—</td>'
+    if isinstance(value, bool):
+        return f"<td>{'yes' if value else 'no'}</td>"
+    if isinstance(value, list):
+        return f"<td>{escape(', '.join(map(str, value)))}</td>"
+    return f"<td>{escape(str(value))}</td>"
+
+
+# The columns each record table shows, in order: (heading, how to get it from the record's dict).
+COLUMNS = {
+    "admissions": [("attempt", "attempt"), ("token", "token"), ("pin", "pin"), ("pin hash", "pin_hash"), ("purpose", "purpose"), ("tick", "tick")],
+    "journal": [("step", "step"), ("input hash", "input_hash"), ("result", "result"), ("computed from", ("part", "computed_from")), ("token", "token"), ("tick", "tick")],
+    "candidates": [("digest", "digest"), ("pin", "pin"), ("quotes", "figure"), ("by", "attempt"), ("token", "token"), ("tick", "tick")],
+    "acceptances": [("digest", "digest"), ("for version", "version"), ("contract", "contract"), ("by", "attempt"), ("token", "token"), ("tick", "tick")],
+    "effects": [("announcement", "announcement"), ("record", "kind"), ("key", "key"), ("by", "attempt"), ("token", "token"), ("tick", "tick")],
+    "feed_posts": [("post", "number"), ("announces", "announcement"), ("key", "key"), ("from", "attempt"), ("tick", "tick")],
+    "feed_keys": [("key", "key"), ("params", "params"), ("post", "post"), ("tick", "tick")],
+}
+
+
+def _get(record: dict, path):
+    if isinstance(path, tuple):
+        for key in path:
+            record = record[key]
+        return record
+    return record[path]
+
+
+def records_html(frame: dict, highlight: tuple | None = None) -> str:
+    """Every store at this tick; rows written at this tick are marked new; ``highlight`` is a
+    (store, index) pair that broke an invariant."""
+    tick = frame["tick"]
+    parts = [
+        f'<p class="epoch">Owner epoch <strong>{frame["epoch"]}</strong> · report <strong>'
+        f'{frame["report"]}</strong> (section 2 says {escape(frame["report_figure"])})</p>'
+    ]
+    attempts = frame["attempts"]
+    if attempts:
+        parts.append('<table class="records"><caption>Attempts now</caption><thead><tr>')
+        heads = ["attempt", "token", "pin", "state", "alive", "calls", "restored", "missed heartbeats"]
+        parts.append("".join(f'<th scope="col">{h}</th>' for h in heads) + "</tr></thead><tbody>")
+        for a in attempts:
+            parts.append(
+                "<tr>"
+                + "".join(
+                    _cell(v)
+                    for v in (f"#{a['attempt']}", a["token"], a["pin"], a["state"], a["alive"], a["calls"], a["restored"], a["missed_heartbeats"])
+                )
+                + "</tr>"
+            )
+        parts.append("</tbody></table>")
+    for store, columns in COLUMNS.items():
+        rows = frame["records"][store]
+        parts.append(f'<table class="records"><caption>{STORE_TITLES[store]} ({len(rows)})</caption>')
+        if not rows:
+            parts.append('<tbody><tr><td class="none">empty</td></tr></tbody></table>')
+            continue
+        parts.append("<thead><tr>" + "".join(f'<th scope="col">{h}</th>' for h, _ in columns) + '<th scope="col"><span class="sr-only">marks</span></th></tr></thead><tbody>')
+        for index, record in enumerate(rows):
+            marks = []
+            if record.get("tick") == tick:
+                marks.append('<span class="tag new">new</span>')
+            if highlight == (store, index):
+                marks.append('<span class="tag broke">broke an invariant</span>')
+            cls = " ".join(c for c, on in (("new", record.get("tick") == tick), ("broke", highlight == (store, index))) if on)
+            parts.append(
+                f'<tr class="{cls}">' + "".join(_cell(_get(record, path)) for _, path in columns) + f"<td>{''.join(marks)}</td></tr>"
+            )
+        parts.append("</tbody></table>")
+    return "".join(parts)
+
+
+def events_table_html(trace: dict, tick: int, caption: str = "") -> str:
+    """The trace as a table, up to ``tick``, for reading in order (and for screen readers)."""
+    rows = []
+    for frame in trace["ticks"][: tick + 1]:
+        for n, event in enumerate(frame["events"]):
+            t = f"t{frame['tick']}" if n == 0 else ""
+            cls = ' class="now"' if frame["tick"] == tick else ""
+            rows.append(
+                f"<tr{cls}><th scope=\"row\">{t}</th><td>{escape(event['lane'])}</td><td>{escape(event['text'])}</td></tr>"
+            )
+    return (
+        f'<table class="events"><caption>{escape(caption or f"What happened, t0 to t{tick}")}</caption>'
+        '<thead><tr><th scope="col">tick</th><th scope="col">who</th><th scope="col">what happens</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def badge_state(trace: dict, frame: dict, invariant: str) -> str:
+    return frame["invariants"][invariant]
+
+
+def badges_html(trace: dict, tick: int, titles: dict[str, str]) -> str:
+    """The invariant badges as static HTML (the live app uses buttons instead)."""
+    frame = trace["ticks"][tick]
+    items = []
+    for inv in trace["invariants"]:
+        state = frame["invariants"][inv["id"]]
+        when = f" at t{inv['breach']['tick']}" if state == "broken" else ""
+        items.append(
+            f'<li class="badge {state}"><span aria-hidden="true">{STATE_MARK[state]}</span> '
+            f"{escape(titles.get(inv['id'], inv['id']))}: <strong>{state}{when}</strong></li>"
+        )
+    return f'<ul class="badges">{"".join(items)}</ul>'
+
+
+def finished_text(outcome: dict, trace: dict, tick: int) -> str:
+    if tick < trace["end_tick"]:
+        return "not yet known"
+    return "yes" if outcome["finished"] else "no"
+
+
+def outcome_html(outcome: dict, trace: dict, tick: int) -> str:
+    frame, last = trace["ticks"][tick], trace["ticks"][-1]
+    end_tick = trace["end_tick"]
+    counts = frame["counts"]
+    calls = ", ".join(f"#{k} {v}" for k, v in outcome["calls_by_attempt"].items())
+
+    def at(value):
+        return "never" if value is None else f"t{value}"
+
+    news = (
+        f"started {at(outcome['newsletter_started_at'])}, quoting {outcome['newsletter_quote']} while the report said "
+        f"{last['newsletter']['report_figure_at_start']}"
+        if outcome["newsletter_started_at"] is not None
+        else "never started"
+    )
+    rows = [
+        ("model calls", f"{outcome['model_calls']} against a minimum of 4 ({calls})"),
+        ("steps restored", outcome["steps_restored"]),
+        ("stale writes", f"{outcome['stale_writes_rejected']} rejected, {outcome['stale_writes_applied']} applied"),
+        ("posts", f"{outcome['posts_applied']} applied for {outcome['announcements']} announcement(s); {outcome['duplicate_posts']} duplicate(s)"),
+        ("accepted for the final report", at(outcome["first_accepted_current_at"])),
+        ("newsletter", news),
+        ("announcement confirmed", at(outcome["announcement_confirmed_at"])),
+        ("invariants broken", ", ".join(outcome["invariants_broken"]) or "none"),
+        ("finished", "yes" if outcome["finished"] else "no"),
+    ]
+    so_far = (
+        f'<p class="so-far">So far, at t{frame["tick"]}: {counts["model_calls"]} model call(s), '
+        f'{counts["steps_restored"]} restored, {counts["stale_writes_rejected"]} stale write(s) rejected and '
+        f'{counts["stale_writes_applied"]} applied, {counts["posts_applied"]} post(s).</p>'
+    )
+    body = "".join(f'<tr><th scope="row">{escape(k)}</th><td>{escape(str(v))}</td></tr>' for k, v in rows)
+    return f'{so_far}<table class="outcome"><caption>At the end (t{end_tick})</caption><tbody>{body}</tbody></table>'
+

@@ -1,0 +1,54 @@
+"""A small browser-side helper: keyboard shortcuts, the back button and page visibility.
+
+It draws nothing visible. It listens on the document for Space (play / pause), ← / → (step), Home / End
+(first / last tick), for the browser's back and forward buttons (popstate), and for the page being hidden
+(so playback pauses and burns no CPU nobody watches), and sends each to Python as a message.
+"""
+
+from __future__ import annotations
+
+import param
+from panel.custom import JSComponent
+
+
+class Shortcuts(JSComponent):
+    last_action = param.String(default="", doc="The last action the browser sent (for tests and logs).")
+
+    _esm = """
+    const KEYS = {" ": "toggle", "ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last"};
+    const INTERACTIVE = "input, textarea, select, button, [contenteditable], [role=slider], .bk-input";
+    export function render({ model }) {
+      const onKey = (event) => {
+        const action = KEYS[event.key];
+        if (!action || event.altKey || event.ctrlKey || event.metaKey) return;
+        // Leave keys alone where a control needs them (a focused button, slider or list).
+        const target = event.composedPath()[0];
+        if (target && target.closest && target.closest(INTERACTIVE)) return;
+        event.preventDefault();
+        model.send_msg({action});
+      };
+      const onPop = () => model.send_msg({action: "url", search: window.location.search});
+      const onVisibility = () => { if (document.hidden) model.send_msg({action: "hidden"}); };
+      document.addEventListener("keydown", onKey);
+      window.addEventListener("popstate", onPop);
+      document.addEventListener("visibilitychange", onVisibility);
+      model.on("remove", () => {
+        document.removeEventListener("keydown", onKey);
+        window.removeEventListener("popstate", onPop);
+        document.removeEventListener("visibilitychange", onVisibility);
+      });
+      const el = document.createElement("span");
+      el.className = "shortcuts-ready";
+      el.hidden = true;
+      return el;
+    }
+    """
+
+    def __init__(self, on_action, **params):
+        super().__init__(**params)
+        self._on_action = on_action
+
+    def _handle_msg(self, msg) -> None:
+        if isinstance(msg, dict) and isinstance(msg.get("action"), str):
+            self.last_action = msg["action"]
+            self._on_action(msg["action"], msg)

@@ -1,0 +1,137 @@
+"""The swimlane timeline as a Bokeh plot: one row per actor, one column per tick.
+
+Each cell (lane, tick) gathers that tick's events in that lane: a marker whose shape says the most
+telling kind of event, the events' short labels as text, and their full sentences on hover. Only ticks
+up to the current one are drawn; the current tick is outlined; a broken invariant is marked where it
+broke. Everything drawn comes from the trace.
+"""
+
+from __future__ import annotations
+
+from bokeh.models import BoxAnnotation, ColumnDataSource, FactorRange, HoverTool, Range1d
+from bokeh.plotting import figure
+
+# Which marker stands for a cell, by the most telling kind of event in it (shape, not colour alone).
+MARKERS = [
+    ("stale-write-applied", "triangle", "#b3261e"),
+    ("write-rejected", "x", "#b3261e"),
+    ("died", "x", "#5f3b00"),
+    ("fenced", "square_x", "#b3261e"),
+    ("accepted", "star", "#1b6e20"),
+    ("refused", "square_x", "#8a4b00"),
+    ("post-applied", "inverted_triangle", "#0b57d0"),
+    ("post-repeat", "circle_dot", "#0b57d0"),
+    ("confirmed", "circle_check", "#1b6e20"),
+    ("newsletter-start", "hex", "#6b2fa0"),
+    ("newsletter-wait", "dash", "#6b2fa0"),
+    ("unknown", "diamond", "#8a4b00"),
+    ("admission", "plus", "#333333"),
+    ("restore", "square", "#1b6e20"),
+    ("call-started", "circle_y", "#0b57d0"),
+    ("model-call", "circle", "#0b57d0"),
+    ("call-finished", "circle", "#0b57d0"),
+    ("assemble", "square_pin", "#333333"),
+    ("intent", "triangle_pin", "#333333"),
+    ("report-corrected", "hex_dot", "#8a4b00"),
+]
+PRIORITY = {kind: n for n, (kind, _, _) in enumerate(MARKERS)}
+STYLE = {kind: (marker, colour) for kind, marker, colour in MARKERS}
+QUIET_LABELS = {"dispatch", "plan"}  # said in the hover text; too small to earn a label
+
+
+def lanes_of(trace: dict) -> list[str]:
+    seen = {e["lane"] for f in trace["ticks"] for e in f["events"]}
+    attempts = sorted((lane for lane in seen if lane.startswith("attempt")), key=lambda s: int(s.split("#")[1]))
+    order = ["report", "controller", *attempts, "feed", "newsletter"]
+    return [lane for lane in order if lane in seen or lane in ("report", "controller", "feed", "newsletter")]
+
+
+def cells_of(trace: dict) -> dict[str, list]:
+    """Columns for the cells of every tick (filtered by tick later)."""
+    columns: dict[str, list] = {k: [] for k in ("tick", "lane", "marker", "colour", "label", "detail")}
+    for frame in trace["ticks"]:
+        by_lane: dict[str, list] = {}
+        for event in frame["events"]:
+            if event["kind"] == "write" and event["label"] == "saved":
+                # A plain confirmation: keep it as a label on the writer's cell.
+                pass
+            by_lane.setdefault(event["lane"], []).append(event)
+        for lane, events in by_lane.items():
+            ranked = sorted(events, key=lambda e: PRIORITY.get(e["kind"], 99))
+            marker, colour = STYLE.get(ranked[0]["kind"], ("circle", "#555555"))
+            labels = [e["label"] for e in events if e["label"] not in QUIET_LABELS and e["kind"] != "dispatch"]
+            columns["tick"].append(frame["tick"])
+            columns["lane"].append(lane)
+            columns["marker"].append(marker)
+            columns["colour"].append(colour)
+            columns["label"].append("\n".join(dict.fromkeys(labels)))
+            columns["detail"].append("<br>".join(f"{e['lane']}: {e['text']}" for e in events))
+    return columns
+
+
+def breaches_of(trace: dict) -> dict[str, list]:
+    columns: dict[str, list] = {"tick": [], "lane": [], "label": [], "detail": []}
+    for inv in trace["invariants"]:
+        b = inv["breach"]
+        if b:
+            columns["tick"].append(b["tick"])
+            columns["lane"].append(b["actor"])
+            columns["label"].append(f"✖ {inv['id']}")
+            columns["detail"].append(f"{inv['id']} broke at t{b['tick']}: {b['detail']}")
+    return columns
+
+
+class Timeline:
+    """Holds one Bokeh figure and redraws it in place for a new trace or a new tick."""
+
+    def __init__(self) -> None:
+        self.cells = ColumnDataSource({k: [] for k in ("tick", "lane", "marker", "colour", "label", "detail")})
+        self.breaches = ColumnDataSource({k: [] for k in ("tick", "lane", "label", "detail")})
+        self._all_cells: dict[str, list] = {}
+        self._all_breaches: dict[str, list] = {}
+        fig = figure(
+            height=430,
+            sizing_mode="stretch_width",
+            y_range=FactorRange(factors=["newsletter"]),
+            x_range=Range1d(-0.6, 14.6),
+            toolbar_location=None,
+            tools="",
+            title=None,
+        )
+        fig.scatter("tick", "lane", source=self.cells, marker="marker", color="colour", size=13, line_width=2)
+        labels = fig.text(
+            "tick", "lane", text="label", source=self.cells, x_offset=9, y_offset=-6,
+            text_font_size="10px", text_baseline="top", text_color="#222222",
+        )
+        fig.text(
+            "tick", "lane", text="label", source=self.breaches, x_offset=-30, y_offset=16,
+            text_font_size="11px", text_font_style="bold", text_color="#b3261e",
+        )
+        fig.add_tools(HoverTool(renderers=[labels, fig.renderers[0]], tooltips="<div>@detail{safe}</div>"))
+        self.now = BoxAnnotation(left=-0.5, right=0.5, fill_alpha=0.08, fill_color="#0b57d0", line_color="#0b57d0", line_width=2)
+        fig.add_layout(self.now)
+        fig.xaxis.axis_label = "tick"
+        fig.xgrid.grid_line_alpha = 0.3
+        fig.ygrid.grid_line_alpha = 0.5
+        fig.outline_line_color = None
+        self.figure = fig
+
+    def set_trace(self, trace: dict) -> None:
+        lanes = lanes_of(trace)
+        self.figure.y_range.factors = list(reversed(lanes))
+        self.figure.height = 60 + 58 * len(lanes)
+        end = trace["end_tick"]
+        self.figure.x_range.start, self.figure.x_range.end = -0.6, end + 1.6
+        self.figure.xaxis.ticker = list(range(end + 1))
+        self.figure.xaxis.major_label_overrides = {t: f"t{t}" for t in range(end + 1)}
+        self._all_cells = cells_of(trace)
+        self._all_breaches = breaches_of(trace)
+
+    def set_tick(self, tick: int) -> None:
+        def upto(columns):
+            keep = [i for i, t in enumerate(columns["tick"]) if t <= tick]
+            return {k: [v[i] for i in keep] for k, v in columns.items()}
+
+        self.cells.data = upto(self._all_cells)
+        self.breaches.data = upto(self._all_breaches)
+        self.now.left, self.now.right = tick - 0.5, tick + 0.5
