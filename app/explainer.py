@@ -72,6 +72,7 @@ class ExplainerApp:
         self.timeline = Timeline()
         self.titles = badge_titles()
         self._last_query = None
+        self._applying_url = False
         self._callback = None
         self._build()
         self.state.param.watch(self._on_trace, ["trace"])
@@ -85,7 +86,7 @@ class ExplainerApp:
 
     def _switch_control(self, setting: str):
         p = self.state.param[setting]
-        widget = pn.widgets.RadioButtonGroup.from_param(p, name=p.label, button_type="primary", button_style="outline", sizing_mode="stretch_width")
+        widget = pn.widgets.RadioButtonGroup.from_param(p, label=p.label, color="primary", variant="outline", sizing_mode="stretch_width")
         widget.css_classes = [f"switch-{setting}"]
         caption = pn.pane.HTML(
             f'<div class="switch-label" id="label-{setting}"><strong>{escape(p.label)}</strong> '
@@ -99,10 +100,10 @@ class ExplainerApp:
         presets = []
         for name in PRESETS:
             title, _ = title_and_body(text("presets", name))
-            button = pn.widgets.Button(name=title, button_type="light", css_classes=[f"preset-{name}"])
+            button = pn.widgets.Button(label=title, color="light", css_classes=[f"preset-{name}"])
             button.on_click(lambda event, name=name: self._choose_preset(name))
             presets.append(button)
-        reset = pn.widgets.Button(name="Reset", button_type="light", css_classes=["preset-reset"])
+        reset = pn.widgets.Button(label="Reset", color="light", css_classes=["preset-reset"])
         reset.on_click(lambda event: self._choose_preset("main"))
         self.preset_note = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["preset-note"])
         self.header = pn.Column(
@@ -125,7 +126,7 @@ class ExplainerApp:
 
         # The player.
         def button(label, css, action):
-            b = pn.widgets.Button(name=label, button_type="default", css_classes=[css])
+            b = pn.widgets.Button(label=label, color="default", css_classes=[css])
             b.on_click(lambda event: action())
             return b
 
@@ -138,11 +139,11 @@ class ExplainerApp:
             button("Last ⏭", "last", lambda: s.step(10**6)),
             css_classes=["player"], sizing_mode="stretch_width",
         )
-        self.slider = pn.widgets.IntSlider(name="Tick", start=0, end=14, value=0, sizing_mode="stretch_width", css_classes=["scrub"])
+        self.slider = pn.widgets.IntSlider(label="Tick", start=0, end=14, value=0, sizing_mode="stretch_width", css_classes=["scrub"])
         self.slider.param.watch(lambda e: s.go(e.new), "value_throttled")
         self.slider.param.watch(lambda e: s.go(e.new), "value")
         self.tick_text = pn.pane.HTML("", css_classes=["tick-text"], margin=(10, 10))
-        self.speed = pn.widgets.RadioButtonGroup.from_param(s.param.speed, name="Speed", button_type="default", css_classes=["speed"])
+        self.speed = pn.widgets.RadioButtonGroup.from_param(s.param.speed, label="Speed", color="default", css_classes=["speed"])
         self.shortcuts = Shortcuts(self._on_action)
         self.notice = pn.pane.Alert("", alert_type="warning", visible=False, sizing_mode="stretch_width", css_classes=["notice"])
 
@@ -165,7 +166,7 @@ class ExplainerApp:
         # Badges and outcome.
         self.badges = {}
         for inv in [*INVARIANT_IDS, "finished"]:
-            b = pn.widgets.Button(name=inv, button_type="light", sizing_mode="stretch_width", css_classes=["badge", f"badge-{inv}"])
+            b = pn.widgets.Button(label=inv, color="light", sizing_mode="stretch_width", css_classes=["badge", f"badge-{inv}"])
             b.on_click(lambda event, inv=inv: self._explain(inv))
             self.badges[inv] = b
         self.explanation = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["explanation"])
@@ -181,7 +182,7 @@ class ExplainerApp:
 
         # Compare.
         self.compare = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["compare-view"])
-        self.compare_jump = pn.widgets.Button(name="Go to the first difference", button_type="default", css_classes=["compare-jump"])
+        self.compare_jump = pn.widgets.Button(label="Go to the first difference", color="default", css_classes=["compare-jump"])
         self.compare_jump.on_click(lambda event: self._jump_to_divergence())
         compare_view = pn.Column(
             pn.pane.HTML(f'<p class="caption">{escape(text("captions", "compare"))}</p>', sizing_mode="stretch_width"),
@@ -193,9 +194,9 @@ class ExplainerApp:
         # All 864.
         filters = {"every combination": "all", "breaks nothing": "none", "breaks something": "any", "does not finish": "unfinished"}
         filters.update({f"breaks {i}": i for i in INVARIANT_IDS})
-        self.sweep_filter = pn.widgets.Select(name="Show the combinations that…", options=filters, value="all", css_classes=["sweep-filter"])
-        self.sweep_list = pn.widgets.Select(name="Combinations (choose one, then load it)", options={}, size=12, sizing_mode="stretch_width", css_classes=["sweep-list"])
-        self.sweep_load = pn.widgets.Button(name="Load into the player", button_type="primary", css_classes=["sweep-load"])
+        self.sweep_filter = pn.widgets.Select(label="Show the combinations that…", options=filters, value="all", css_classes=["sweep-filter"])
+        self.sweep_list = pn.widgets.Select(label="Combinations (choose one, then load it)", options={}, size=12, sizing_mode="stretch_width", css_classes=["sweep-list"])
+        self.sweep_load = pn.widgets.Button(label="Load into the player", color="primary", css_classes=["sweep-load"])
         self.sweep_load.on_click(lambda event: self._load_combination())
         self.sweep_filter.param.watch(lambda e: self._refresh_sweep(), "value")
         sweep_view = pn.Column(
@@ -274,12 +275,12 @@ class ExplainerApp:
             title = self.titles.get(inv["id"], inv["id"])
             when = f" at t{inv['breach']['tick']}" if state == "broken" else ""
             badge = self.badges[inv["id"]]
-            badge.name = f"{render.STATE_MARK[state]} {title}: {state}{when}"
-            badge.button_type = "danger" if state == "broken" else "success"
+            badge.label = f"{render.STATE_MARK[state]} {title}: {state}{when}"
+            badge.color = "danger" if state == "broken" else "success"
         finished = render.finished_text(s.outcome, trace, tick)
         mark = {"yes": "✔", "no": "✖"}.get(finished, "…")
-        self.badges["finished"].name = f"{mark} {self.titles['finished']}: {finished}"
-        self.badges["finished"].button_type = {"yes": "success", "no": "danger"}.get(finished, "light")
+        self.badges["finished"].label = f"{mark} {self.titles['finished']}: {finished}"
+        self.badges["finished"].color = {"yes": "success", "no": "danger"}.get(finished, "light")
 
     def _highlight(self, tick: int):
         """The record behind the first invariant broken at this very tick, to mark it in the tables."""
@@ -291,7 +292,7 @@ class ExplainerApp:
 
     def _on_playing(self, *events) -> None:
         s = self.state
-        self.play_button.name = "⏸ Pause" if s.playing else "▶ Play"
+        self.play_button.label = "⏸ Pause" if s.playing else "▶ Play"
         if self._callback is None and s.playing:
             self._callback = pn.state.add_periodic_callback(s.advance, period=SPEEDS[s.speed], start=False)
         if self._callback is not None:
@@ -305,8 +306,8 @@ class ExplainerApp:
         self.tabs.active = TABS.index(self.state.tab)
 
     def _push_url(self, *events) -> None:
-        if self.state.playing:
-            return  # one history entry per pause, not one per tick
+        if self.state.playing or self._applying_url:
+            return  # one history entry per pause, not one per tick; none for a URL being applied
         query = self.state.to_query()
         location = pn.state.location
         if location is not None and query != self._last_query:
@@ -314,7 +315,11 @@ class ExplainerApp:
             location.search = query
 
     def apply_url(self, search: str) -> None:
-        notices = self.state.apply_query(search)
+        self._applying_url = True
+        try:
+            notices = self.state.apply_query(search)
+        finally:
+            self._applying_url = False
         self._last_query = self.state.to_query()
         self.notice.object = "<br>".join(escape(n) for n in notices)
         self.notice.visible = bool(notices)

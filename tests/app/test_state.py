@@ -1,0 +1,111 @@
+"""The param adapter: every switch reaches the model, presets say what they set, the URL is parsed."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.state import PRESETS, Explainer
+from model import Switches, run, trace_dict
+from model.switches import ALL_SETTINGS, allowed_values
+
+
+@pytest.mark.parametrize("setting", ALL_SETTINGS)
+def test_each_switch_reaches_the_model(setting):
+    state = Explainer()
+    for value in allowed_values(setting)[1:]:
+        state.param.update(**{setting: value})
+        expected = run(Switches(**{setting: value}))
+        assert state.trace["switches"][setting] == value
+        assert state.trace == trace_dict(expected)
+        assert state.outcome == expected.outcome()
+
+
+def test_every_param_is_documented():
+    for name, p in Explainer.param.objects().items():
+        if name != "name":
+            assert p.doc, name
+
+
+def test_the_trace_is_computed_once_per_switch_change_not_per_tick():
+    state = Explainer()
+    traces = []
+    state.param.watch(lambda e: traces.append(e.new), "trace")
+    for tick in range(state.end_tick + 1):
+        state.go(tick)
+    assert traces == []
+    state.fencing = "off"
+    assert len(traces) == 1
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_presets_set_what_they_say(name):
+    state = Explainer(fencing="off", tick=3)
+    state.apply_preset(name)
+    expected = {k: allowed_values(k)[0] for k in ALL_SETTINGS} | PRESETS[name]["switches"]
+    assert state.switches().to_dict(advanced=True) == expected
+    assert state.tick == 0 and state.preset_name() == name
+
+
+def test_superseded_preset_runs_the_articles_second_trace():
+    state = Explainer()
+    state.apply_preset("superseded")
+    assert state.outcome["newsletter_started_at"] == run(Switches(change="after-acceptance")).outcome()["newsletter_started_at"]
+
+
+def test_reset_returns_to_the_main_trace():
+    state = Explainer(pins="off", post_key="none")
+    state.reset()
+    assert state.switches() == Switches()
+
+
+def test_playback_steps_and_stops_at_the_end():
+    state = Explainer()
+    state.toggle_play()
+    assert state.playing
+    for _ in range(100):
+        state.advance()
+    assert state.tick == state.end_tick and not state.playing
+    state.toggle_play()  # play again from the end starts over
+    assert state.tick == 0 and state.playing
+    state.step(1)
+    assert state.tick == 1 and not state.playing
+    state.step(-5)
+    assert state.tick == 0
+
+
+def test_url_round_trip():
+    state = Explainer()
+    assert state.apply_query("?fencing=off&silent=paused&change=never&tick=11") == []
+    assert (state.fencing, state.change, state.tick) == ("off", "never", 11)
+    query = state.to_query()
+    assert query == "?fencing=off&change=never&tick=11"
+    other = Explainer()
+    other.apply_query(query)
+    assert other.switches() == state.switches() and other.tick == 11
+
+
+@pytest.mark.parametrize(
+    "query,words",
+    [
+        ("?fencing=maybe", ["maybe", "fencing", "on, off"]),
+        ("?post_key=random", ["per-operation, per-attempt, none"]),
+        ("?tick=-3", ["whole number"]),
+        ("?tick=99", ["ends at t14"]),
+        ("?colour=red", ["colour", "silent"]),
+        ("?preset=chapter9", ["main, superseded, pins-off, all-off"]),
+        ("?tab=nowhere", ["trace, compare, sweep, text, glossary"]),
+    ],
+)
+def test_bad_url_values_fall_back_with_a_notice(query, words):
+    state = Explainer()
+    notices = state.apply_query(query)
+    assert len(notices) == 1 and state.notices == notices
+    for word in words:
+        assert word in notices[0]
+    assert state.switches() == Switches()
+
+
+def test_url_preset_and_embed():
+    state = Explainer()
+    state.apply_query("?preset=pins-off&embed=1&tab=compare")
+    assert state.pins == "off" and state.embed and state.tab == "compare"

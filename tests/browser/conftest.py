@@ -1,0 +1,128 @@
+"""Real-browser fixtures: the explainer served by `panel serve`, driven by Playwright in Debian's Chromium.
+
+The test command (./dev test) installs Chromium when it is missing; Playwright's own browser download
+is never used (there is no network for it).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import ROOT
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(url: str, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{url} did not answer within {seconds} s")
+        time.sleep(0.3)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing; ./dev test installs Debian's chromium package")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+def serve(script: str, log_name: str):
+    port = free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / log_name, "w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "panel", "serve", script, "--port", str(port), "--address", "127.0.0.1",
+         "--allow-websocket-origin", f"127.0.0.1:{port}", "--allow-websocket-origin", f"localhost:{port}"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+    )
+    return process, port, log
+
+
+@pytest.fixture(scope="session")
+def explainer_url():
+    process, port, log = serve("app/explainer.py", "panel-serve.log")
+    url = f"http://127.0.0.1:{port}/explainer"
+    try:
+        wait_for(url)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+        log.close()
+
+
+@pytest.fixture
+def console_errors(page):
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+class Explainer:
+    """What a reader sees and does, by role and text, through the shadow DOM Panel uses."""
+
+    def __init__(self, page, base_url: str):
+        self.page, self.base_url = page, base_url
+
+    def open(self, query: str = "") -> Explainer:
+        self.page.goto(self.base_url + query)
+        self.page.locator(".tick-now").wait_for(timeout=60000)
+        return self
+
+    def tick(self) -> str:
+        return self.page.locator(".tick-now").inner_text()
+
+    def wait_tick(self, tick: int) -> None:
+        expect(self.page.locator(".tick-now")).to_have_text(f"t{tick}", timeout=15000)
+
+    def press(self, button: str) -> None:
+        self.page.locator(f".{button}").get_by_role("button").click()
+
+    def switch(self, setting: str, value: str) -> None:
+        self.page.locator(f".switch-{setting}").get_by_role("button", name=value, exact=True).click()
+
+    def outcome(self) -> str:
+        return self.page.locator(".outcome-view").inner_text()
+
+    def badge(self, invariant: str) -> str:
+        return self.page.locator(f".badge-{invariant}").get_by_role("button").inner_text()
+
+
+@pytest.fixture
+def explainer(page, explainer_url):
+    page.set_default_timeout(20000)
+    return Explainer(page, explainer_url)

@@ -1,0 +1,163 @@
+"""The served explainer in headless Chromium: what a reader can do, checked against the model."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from model import Switches, run
+from model.switches import ALL_SETTINGS, allowed_values
+from tests.browser.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+
+def broken_line(outcome: dict) -> str:
+    return ", ".join(outcome["invariants_broken"]) or "none"
+
+
+def test_page_loads_with_no_console_errors(explainer, console_errors):
+    explainer.open()
+    expect(explainer.page.locator(".tick-now")).to_have_text("t0")
+    explainer.page.wait_for_timeout(1000)
+    assert console_errors == []
+
+
+@pytest.mark.parametrize("setting", [s for s in ALL_SETTINGS if s != "unversioned"])
+def test_each_toggle_changes_the_outcome_as_the_model_says(explainer, setting):
+    explainer.open()
+    for value in allowed_values(setting)[1:]:
+        explainer.switch(setting, value)
+        expected = run(Switches(**{setting: value})).outcome()
+        outcome = explainer.page.locator(".outcome-view")
+        expect(outcome).to_contain_text(f"{expected['model_calls']} against a minimum of 4")
+        expect(outcome.get_by_role("row", name=re.compile("invariants broken"))).to_contain_text(broken_line(expected))
+        explainer.switch(setting, allowed_values(setting)[0])
+        expect(outcome.get_by_role("row", name=re.compile("invariants broken"))).to_contain_text("none")
+
+
+def test_stepping_and_scrubbing_show_the_right_tick(explainer):
+    explainer.open()
+    for _ in range(3):
+        explainer.press("forward")
+    explainer.wait_tick(3)
+    explainer.press("back")
+    explainer.wait_tick(2)
+    explainer.press("last")
+    explainer.wait_tick(14)
+    explainer.press("first")
+    explainer.wait_tick(0)
+    # Scrub: click the slider three quarters of the way along.
+    track = explainer.page.locator(".scrub .noUi-target, .scrub .noUi-base").first
+    box = track.bounding_box()
+    explainer.page.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + box["height"] / 2)
+    explainer.page.wait_for_timeout(800)
+    shown = int(explainer.tick()[1:])
+    assert 9 <= shown <= 12
+    expect(explainer.page.locator(".now")).to_contain_text(f"At t{shown}")
+
+
+BADGE_RUNS = [
+    ({"fencing": "off", "silent": "paused", "change": "never"}, ["stale-write", "double-acceptance"]),
+    ({"post_key": "none", "poster": "dies"}, ["duplicate-effect"]),
+    ({"pins": "off"}, ["superseded-accepted", "dependant-misled"]),
+]
+
+
+@pytest.mark.parametrize("switches,invariants", BADGE_RUNS, ids=["fencing-off", "no-key", "pins-off"])
+def test_badges_turn_at_the_right_tick(explainer, switches, invariants):
+    trace_run = run(Switches(**switches))
+    from model import trace_dict
+
+    breaches = {i["id"]: i["breach"]["tick"] for i in trace_dict(trace_run)["invariants"] if i["breach"]}
+    assert set(breaches) == set(invariants)
+    query = "?" + "&".join(f"{k}={v}" for k, v in switches.items())
+    for invariant in invariants:
+        tick = breaches[invariant]
+        explainer.open(f"{query}&tick={tick - 1}")
+        expect(explainer.page.locator(f".badge-{invariant}")).to_contain_text("held")
+        explainer.press("forward")
+        expect(explainer.page.locator(f".badge-{invariant}")).to_contain_text(f"broken at t{tick}")
+
+
+def test_url_round_trip_and_back_button(explainer):
+    page = explainer.page
+    explainer.open()
+    explainer.switch("fencing", "off")
+    page.wait_for_url(re.compile(r"fencing=off"))
+    explainer.press("forward")
+    page.wait_for_url(re.compile(r"tick=1"))
+    page.reload()
+    page.locator(".tick-now").wait_for()
+    explainer.wait_tick(1)
+    expect(page.locator(".outcome-view")).to_contain_text("stale-write")
+    page.go_back()  # to the URL before the step: fencing off at t0
+    explainer.wait_tick(0)
+    page.go_back()  # to the main trace
+    expect(page.locator(".outcome-view").get_by_role("row", name=re.compile("invariants broken"))).to_contain_text("none")
+
+
+def test_a_bad_url_value_falls_back_with_a_visible_notice(explainer):
+    explainer.open("?fencing=sometimes&tick=3")
+    expect(explainer.page.locator(".notice")).to_contain_text("'sometimes' is not a value of fencing (allowed: on, off)")
+    explainer.wait_tick(3)
+
+
+def test_keyboard_only_control(explainer):
+    page = explainer.page
+    explainer.open()
+    page.keyboard.press("End")
+    explainer.wait_tick(14)
+    page.keyboard.press("Home")
+    explainer.wait_tick(0)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    explainer.wait_tick(2)
+    page.keyboard.press("ArrowLeft")
+    explainer.wait_tick(1)
+    page.keyboard.press(" ")
+    expect(page.locator(".play").get_by_role("button")).to_contain_text("Pause")
+    page.keyboard.press(" ")
+    expect(page.locator(".play").get_by_role("button")).to_contain_text("Play")
+    # Tab reaches the presets, and Enter chooses one.
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(
+            "() => { let e = document.activeElement; while (e && e.shadowRoot && e.shadowRoot.activeElement)"
+            " e = e.shadowRoot.activeElement; return e ? e.textContent.trim() : ''; }"
+        )
+        if focused == "Version checks off":
+            break
+    assert focused == "Version checks off"
+    page.keyboard.press("Enter")
+    expect(page.locator(".outcome-view")).to_contain_text("superseded-accepted")
+
+
+def test_playing_advances_by_itself_and_stops_at_the_end(explainer):
+    explainer.open("?tick=12")
+    explainer.page.locator(".speed").get_by_role("button", name="4×").click()
+    explainer.press("play")
+    explainer.wait_tick(14)
+    expect(explainer.page.locator(".play").get_by_role("button")).to_contain_text("Play")
+
+
+def test_embed_layout_is_compact(explainer):
+    explainer.open("?embed=1")
+    expect(explainer.page.locator(".embed")).to_have_count(1)
+    expect(explainer.page.get_by_role("tab", name="Glossary")).to_have_count(0)
+    explainer.press("last")
+    explainer.wait_tick(14)
+
+
+@pytest.mark.parametrize("preset", ["main", "superseded", "pins-off", "all-off"])
+def test_screenshot_of_each_preset(explainer, preset):
+    explainer.open()
+    explainer.page.locator(f".preset-{preset}").get_by_role("button").click()
+    explainer.press("last")
+    explainer.page.wait_for_timeout(600)
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"preset-{preset}.png"
+    explainer.page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000
