@@ -484,5 +484,5 @@ def create_app(search: str | None = None) -> pn.viewable.Viewable:
     return page
 
 
-if pn.state.served:
+if pn.state.served and __name__ != "app.explainer":  # served as a script, not imported as a module
     create_app().servable(title="Durable work, tick by tick")

@@ -35,6 +35,115 @@ LAYOUT = {
 BOX_W, BOX_H, COL, ROW, PAD = 112, 30, 150, 62, 12
 
 
+# --- the timeline's cells: one per (lane, tick), shared by the Bokeh plot and the static SVG ---------
+
+# Which marker stands for a cell, by the most telling kind of event in it (shape, not colour alone).
+# (event kind, Bokeh marker, colour, the symbol the static SVG uses), most telling first.
+MARKERS = [
+    ("stale-write-applied", "triangle", "#b3261e", "▲"),
+    ("write-rejected", "x", "#b3261e", "✖"),
+    ("died", "x", "#5f3b00", "✖"),
+    ("fenced", "square_x", "#b3261e", "⊠"),
+    ("accepted", "star", "#1b6e20", "★"),
+    ("refused", "square_x", "#8a4b00", "⊠"),
+    ("post-applied", "inverted_triangle", "#0b57d0", "▼"),
+    ("post-repeat", "circle_dot", "#0b57d0", "◉"),
+    ("confirmed", "circle_cross", "#1b6e20", "⊕"),
+    ("newsletter-start", "hex", "#6b2fa0", "⬢"),
+    ("newsletter-wait", "dash", "#6b2fa0", "–"),
+    ("unknown", "diamond", "#8a4b00", "◆"),
+    ("admission", "plus", "#333333", "✚"),
+    ("restore", "square", "#1b6e20", "■"),
+    ("call-started", "circle_y", "#0b57d0", "◌"),
+    ("model-call", "circle", "#0b57d0", "●"),
+    ("call-finished", "circle", "#0b57d0", "●"),
+    ("assemble", "square_pin", "#333333", "◧"),
+    ("intent", "triangle_pin", "#333333", "△"),
+    ("report-corrected", "hex_dot", "#8a4b00", "⬡"),
+]
+PRIORITY = {kind: n for n, (kind, *_) in enumerate(MARKERS)}
+STYLE = {kind: (marker, colour, symbol) for kind, marker, colour, symbol in MARKERS}
+QUIET_LABELS = {"dispatch", "plan"}  # said in the hover text; too small to earn a label
+
+
+def lanes_of(trace: dict) -> list[str]:
+    seen = {e["lane"] for f in trace["ticks"] for e in f["events"]}
+    attempts = sorted((lane for lane in seen if lane.startswith("attempt")), key=lambda s: int(s.split("#")[1]))
+    order = ["report", "controller", *attempts, "feed", "newsletter"]
+    return [lane for lane in order if lane in seen or lane in ("report", "controller", "feed", "newsletter")]
+
+
+def cells_of(trace: dict) -> dict[str, list]:
+    """Columns for the cells of every tick (filtered by tick later)."""
+    columns: dict[str, list] = {k: [] for k in ("tick", "lane", "marker", "colour", "symbol", "label", "detail")}
+    for frame in trace["ticks"]:
+        by_lane: dict[str, list] = {}
+        for event in frame["events"]:
+            by_lane.setdefault(event["lane"], []).append(event)
+        for lane, events in by_lane.items():
+            ranked = sorted(events, key=lambda e: PRIORITY.get(e["kind"], 99))
+            marker, colour, symbol = STYLE.get(ranked[0]["kind"], ("circle", "#555555", "●"))
+            labels = [e["label"] for e in events if e["label"] not in QUIET_LABELS and e["kind"] != "dispatch"]
+            columns["tick"].append(frame["tick"])
+            columns["lane"].append(lane)
+            columns["marker"].append(marker)
+            columns["colour"].append(colour)
+            columns["symbol"].append(symbol)
+            columns["label"].append("\n".join(dict.fromkeys(labels)))
+            columns["detail"].append("<br>".join(f"{e['lane']}: {e['text']}" for e in events))
+    return columns
+
+
+def breaches_of(trace: dict) -> dict[str, list]:
+    columns: dict[str, list] = {"tick": [], "lane": [], "label": [], "detail": []}
+    for inv in trace["invariants"]:
+        b = inv["breach"]
+        if b:
+            columns["tick"].append(b["tick"])
+            columns["lane"].append(b["actor"])
+            columns["label"].append(f"✖ {inv['id']}")
+            columns["detail"].append(f"{inv['id']} broke at t{b['tick']}: {b['detail']}")
+    return columns
+
+
+
+
+def timeline_svg(trace: dict, tick: int) -> str:
+    """The swimlane timeline up to ``tick`` as SVG (the static page's stand-in for the Bokeh plot)."""
+    lanes = lanes_of(trace)
+    end = trace["end_tick"]
+    left, top, col, row = 92, 12, 62, 56
+    width, height = left + col * (end + 2), top + row * len(lanes) + 30
+    y = {lane: top + row * n + 18 for n, lane in enumerate(lanes)}
+    out = [
+        f'<svg class="timeline-svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+        f'aria-label="Timeline of ticks t0 to t{tick}: one row per actor; the text view below lists the same events" '
+        'xmlns="http://www.w3.org/2000/svg">',
+        f'<rect class="now" x="{left + col * tick - col / 2}" y="{top - 6}" width="{col}" height="{row * len(lanes)}"/>',
+    ]
+    for lane in lanes:
+        out.append(f'<text class="lane" x="{left - 14}" y="{y[lane] + 4}" text-anchor="end">{escape(lane)}</text>')
+        out.append(f'<line class="lane-line" x1="{left - 8}" x2="{width - 8}" y1="{y[lane]}" y2="{y[lane]}"/>')
+    for t in range(end + 1):
+        out.append(f'<text class="tick" x="{left + col * t}" y="{height - 8}" text-anchor="middle">t{t}</text>')
+    cells = cells_of(trace)
+    for n, t in enumerate(cells["tick"]):
+        if t > tick:
+            continue
+        x, yy = left + col * t, y[cells["lane"][n]]
+        out.append(f'<g class="cell"><title>{escape(cells["detail"][n].replace("<br>", "; "))}</title>')
+        out.append(f'<text class="mark" x="{x}" y="{yy + 5}" text-anchor="middle" fill="{cells["colour"][n]}">{cells["symbol"][n]}</text>')
+        for k, line in enumerate(cells["label"][n].split("\n")[:4]):
+            out.append(f'<text class="label" x="{x + 8}" y="{yy + 16 + 10 * k}">{escape(line)}</text>')
+        out.append("</g>")
+    breaches = breaches_of(trace)
+    for n, t in enumerate(breaches["tick"]):
+        if t <= tick and breaches["lane"][n] in y:
+            out.append(f'<text class="breach" x="{left + col * t - 26}" y="{y[breaches["lane"][n]] - 10}">{escape(breaches["label"][n])}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
 def _instance_label(machine: str, instance: str) -> str:
     if machine == "artifact":
         digest, _, by = instance.partition(" by ")

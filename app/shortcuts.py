@@ -37,6 +37,19 @@ class Shortcuts(JSComponent):
         window.removeEventListener("popstate", onPop);
         document.removeEventListener("visibilitychange", onVisibility);
       });
+      // Inside the static site's page (an iframe), say when ready, how tall, and where the URL went.
+      if (window.parent !== window) {
+        const tell = (data) => window.parent.postMessage({ type: `durable-work-explainer:${data.kind}`, ...data }, "*");
+        const height = () => tell({ kind: "height", height: document.documentElement.scrollHeight });
+        new ResizeObserver(height).observe(document.body);
+        const push = window.history.pushState.bind(window.history);
+        window.history.pushState = (state, title, url) => {
+          push(state, title, url);
+          tell({ kind: "url", search: window.location.search });
+        };
+        tell({ kind: "ready" });
+        height();
+      }
       const el = document.createElement("span");
       el.className = "shortcuts-ready";
       el.hidden = true;

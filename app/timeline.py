@@ -11,74 +11,7 @@ from __future__ import annotations
 from bokeh.models import BoxAnnotation, ColumnDataSource, FactorRange, HoverTool, Range1d
 from bokeh.plotting import figure
 
-# Which marker stands for a cell, by the most telling kind of event in it (shape, not colour alone).
-MARKERS = [
-    ("stale-write-applied", "triangle", "#b3261e"),
-    ("write-rejected", "x", "#b3261e"),
-    ("died", "x", "#5f3b00"),
-    ("fenced", "square_x", "#b3261e"),
-    ("accepted", "star", "#1b6e20"),
-    ("refused", "square_x", "#8a4b00"),
-    ("post-applied", "inverted_triangle", "#0b57d0"),
-    ("post-repeat", "circle_dot", "#0b57d0"),
-    ("confirmed", "circle_check", "#1b6e20"),
-    ("newsletter-start", "hex", "#6b2fa0"),
-    ("newsletter-wait", "dash", "#6b2fa0"),
-    ("unknown", "diamond", "#8a4b00"),
-    ("admission", "plus", "#333333"),
-    ("restore", "square", "#1b6e20"),
-    ("call-started", "circle_y", "#0b57d0"),
-    ("model-call", "circle", "#0b57d0"),
-    ("call-finished", "circle", "#0b57d0"),
-    ("assemble", "square_pin", "#333333"),
-    ("intent", "triangle_pin", "#333333"),
-    ("report-corrected", "hex_dot", "#8a4b00"),
-]
-PRIORITY = {kind: n for n, (kind, _, _) in enumerate(MARKERS)}
-STYLE = {kind: (marker, colour) for kind, marker, colour in MARKERS}
-QUIET_LABELS = {"dispatch", "plan"}  # said in the hover text; too small to earn a label
-
-
-def lanes_of(trace: dict) -> list[str]:
-    seen = {e["lane"] for f in trace["ticks"] for e in f["events"]}
-    attempts = sorted((lane for lane in seen if lane.startswith("attempt")), key=lambda s: int(s.split("#")[1]))
-    order = ["report", "controller", *attempts, "feed", "newsletter"]
-    return [lane for lane in order if lane in seen or lane in ("report", "controller", "feed", "newsletter")]
-
-
-def cells_of(trace: dict) -> dict[str, list]:
-    """Columns for the cells of every tick (filtered by tick later)."""
-    columns: dict[str, list] = {k: [] for k in ("tick", "lane", "marker", "colour", "label", "detail")}
-    for frame in trace["ticks"]:
-        by_lane: dict[str, list] = {}
-        for event in frame["events"]:
-            if event["kind"] == "write" and event["label"] == "saved":
-                # A plain confirmation: keep it as a label on the writer's cell.
-                pass
-            by_lane.setdefault(event["lane"], []).append(event)
-        for lane, events in by_lane.items():
-            ranked = sorted(events, key=lambda e: PRIORITY.get(e["kind"], 99))
-            marker, colour = STYLE.get(ranked[0]["kind"], ("circle", "#555555"))
-            labels = [e["label"] for e in events if e["label"] not in QUIET_LABELS and e["kind"] != "dispatch"]
-            columns["tick"].append(frame["tick"])
-            columns["lane"].append(lane)
-            columns["marker"].append(marker)
-            columns["colour"].append(colour)
-            columns["label"].append("\n".join(dict.fromkeys(labels)))
-            columns["detail"].append("<br>".join(f"{e['lane']}: {e['text']}" for e in events))
-    return columns
-
-
-def breaches_of(trace: dict) -> dict[str, list]:
-    columns: dict[str, list] = {"tick": [], "lane": [], "label": [], "detail": []}
-    for inv in trace["invariants"]:
-        b = inv["breach"]
-        if b:
-            columns["tick"].append(b["tick"])
-            columns["lane"].append(b["actor"])
-            columns["label"].append(f"✖ {inv['id']}")
-            columns["detail"].append(f"{inv['id']} broke at t{b['tick']}: {b['detail']}")
-    return columns
+from app.render import breaches_of, cells_of, lanes_of
 
 
 class Timeline:

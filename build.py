@@ -1,0 +1,365 @@
+"""Build the static site into ``site/``: the explainer running entirely in the browser.
+
+    python build.py [--out site] [--pwa] [--skip-app]
+
+What it writes:
+
+- ``pyodide/``: the Pyodide core vendored from the npm ``pyodide`` package (the version Panel's converter
+  pins), the model as a pure ``py3-none-any`` wheel built with pypa/build, and a ``pyodide-lock.json`` that
+  lists it, made with pyodide-build's ``pyodide lockfile add-wheels``;
+- ``app/``: ``panel convert --to pyodide-worker`` of the explainer, with the project's own wheels packed
+  in as local requirements (Pyodide, Panel and Bokeh themselves come from their pinned CDNs at view time);
+- ``index.html``: the main trace rendered by the model at build time (timeline, lifecycles, badges, outcome,
+  the text table) so the worked example shows at once and without JavaScript; the live app takes its place
+  when it is ready;
+- ``embed.html``: the compact layout for an iframe in the article, resizing itself by postMessage;
+- ``selfcheck.html``: "the model in your browser": the vendored Pyodide runs all 864 combinations and
+  compares their digest with the one CPython computed here; fully offline.
+
+Everything is built offline from the checkout; ``./dev build`` installs what is needed first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from html import escape
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+TOOLS = ROOT / ".tools"
+NPM_PYODIDE = TOOLS / "node_modules" / "pyodide"
+PYODIDE_VERSION = "314.0.7"
+PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide.js")
+APP_TITLE = "Durable work, tick by tick"
+# Wheels built here carry this timestamp, so the same sources give the same bytes.
+SOURCE_DATE_EPOCH = "1767225600"  # 2026-01-01
+
+sys.path.insert(0, str(ROOT))
+
+
+class BuildError(RuntimeError):
+    pass
+
+
+def say(message: str) -> None:
+    print(f"[build] {message}", flush=True)
+
+
+def run(*command: str | Path, cwd: Path | None = None) -> None:
+    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+    done = subprocess.run([str(c) for c in command], cwd=cwd, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BuildError(f"{' '.join(map(str, command))} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+
+
+def panel_pyodide_version() -> str:
+    from panel.io.convert import PYODIDE_VERSION as pinned
+
+    return pinned.lstrip("v")
+
+
+def ensure_npm_pyodide() -> Path:
+    """The npm pyodide package, at the version Panel's converter uses; installed into .tools/ if missing."""
+    wanted = panel_pyodide_version()
+    if wanted != PYODIDE_VERSION:
+        raise BuildError(f"Panel converts for Pyodide {wanted}, but this build vendors {PYODIDE_VERSION}")
+    package = NPM_PYODIDE / "package.json"
+    if not package.exists() or json.loads(package.read_text())["version"] != PYODIDE_VERSION:
+        say(f"installing the npm pyodide@{PYODIDE_VERSION} package into .tools/")
+        TOOLS.mkdir(exist_ok=True)
+        run("npm", "install", "--prefix", TOOLS, "--no-audit", "--no-fund", f"pyodide@{PYODIDE_VERSION}")
+    return NPM_PYODIDE
+
+
+# --- wheels ----------------------------------------------------------------------------------------
+
+
+def build_model_wheel(out: Path) -> Path:
+    run(sys.executable, "-P", "-m", "build", "--wheel", "--no-isolation", "--outdir", out, ROOT)
+    (wheel,) = out.glob("durable_work_model-*-py3-none-any.whl")
+    return wheel
+
+
+APP_PYPROJECT = """\
+[build-system]
+requires = ["hatchling"]
+build-backend = "hatchling.build"
+
+[project]
+name = "durable-work-explainer-app"
+version = "{version}"
+description = "The explainer's Panel app and its words, packaged for Pyodide."
+requires-python = ">=3.11"
+# No declared dependencies: in the browser, Panel's converter installs panel and bokeh itself and the
+# model wheel is installed beside this one.
+dependencies = []
+
+[tool.hatch.build.targets.wheel]
+packages = ["app"]
+"""
+
+
+def build_app_wheel(out: Path, version: str) -> Path:
+    """app/ with content/ inside it (app/content/*.md), so the words travel with the code."""
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        shutil.copytree(ROOT / "app", project / "app", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / "content", project / "app" / "content")
+        (project / "pyproject.toml").write_text(APP_PYPROJECT.format(version=version))
+        run(sys.executable, "-P", "-m", "build", "--wheel", "--no-isolation", "--outdir", out, project)
+    (wheel,) = out.glob("durable_work_explainer_app-*-py3-none-any.whl")
+    return wheel
+
+
+def project_version() -> str:
+    match = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    return match.group(1)
+
+
+# --- Pyodide core and lock file --------------------------------------------------------------------
+
+
+def vendor_pyodide(site: Path, model_wheel: Path) -> Path:
+    npm = ensure_npm_pyodide()
+    target = site / "pyodide"
+    target.mkdir(parents=True)
+    for name in PYODIDE_CORE:
+        shutil.copy2(npm / name, target / name)
+    shutil.copy2(model_wheel, target / model_wheel.name)
+    pyodide_cli = Path(sys.executable).with_name("pyodide")
+    run(
+        pyodide_cli, "lockfile", "add-wheels",
+        "--input", npm / "pyodide-lock.json",
+        "--output", target / "pyodide-lock.json",
+        "--base-path", target,
+        target / model_wheel.name,
+    )
+    lock = json.loads((target / "pyodide-lock.json").read_text())
+    entry = lock["packages"].get("durable-work-model")
+    if entry is None or entry["file_name"] != model_wheel.name:
+        raise BuildError("pyodide-lock.json does not list the model wheel as expected")
+    return target
+
+
+# --- the converted app -----------------------------------------------------------------------------
+
+ENTRY = '''"""The explainer, as Panel's converter runs it in the browser."""
+from app.explainer import create_app
+
+create_app().servable(title="{title}")
+'''
+
+
+def convert_app(site: Path, wheels: list[Path], pwa: bool) -> Path:
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "explainer.py").write_text(ENTRY.format(title=APP_TITLE))
+        for wheel in wheels:
+            shutil.copy2(wheel, work / wheel.name)
+        (work / "requirements.txt").write_text("".join(f"./{w.name}\n" for w in wheels))
+        command = [
+            sys.executable, "-m", "panel", "convert", work / "explainer.py", "--to", "pyodide-worker",
+            "--out", site / "app", "--requirements", work / "requirements.txt", "--title", APP_TITLE, "--skip-embed",
+        ]
+        if pwa:
+            command.append("--pwa")
+        run(*command, cwd=work)
+    page = site / "app" / "explainer.html"
+    if not page.exists():
+        raise BuildError("panel convert wrote no app/explainer.html")
+    return page
+
+
+# --- pages -----------------------------------------------------------------------------------------
+
+
+def md_html(markdown: str) -> str:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").render(markdown)
+
+
+def main_trace_parts() -> dict[str, str]:
+    """The main trace, rendered by the model and the app's pure renderers (no Panel)."""
+    from app import render
+    from app.content import sections, text, title_and_body
+    from model import Switches, run, trace_dict
+
+    result = run(Switches())
+    trace, outcome = trace_dict(result), result.outcome()
+    end = trace["end_tick"]
+    frame = trace["ticks"][end]
+    titles = {k: title_and_body(v)[0] for k, v in sections("invariants").items()}
+    badges = render.badges_html(trace, end, titles)
+    finished = render.finished_text(outcome, trace, end)
+    badges = badges.replace(
+        "</ul>",
+        f'<li class="badge {"held" if finished == "yes" else "broken"}"><span aria-hidden="true">'
+        f'{"✔" if finished == "yes" else "✖"}</span> {escape(titles["finished"])}: <strong>{finished}</strong></li></ul>',
+    )
+    return {
+        "intro": md_html(text("captions", "intro")),
+        "preset": md_html(text("presets", "main")),
+        "timeline_caption": escape(text("captions", "timeline")),
+        "timeline": render.timeline_svg(trace, end),
+        "lifecycles_caption": escape(text("captions", "lifecycles")),
+        "lifecycles": "".join(render.lifecycle_svg(m, frame) for m in trace["machines"]),
+        "badges": badges,
+        "outcome": render.outcome_html(outcome, trace, end),
+        "text": render.events_table_html(trace, end, f"The main trace, t0 to t{end}"),
+        "loading": escape(text("captions", "loading")),
+        "end": str(end),
+    }
+
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<link rel="stylesheet" href="static/site.css">
+</head>
+<body class="{body_class}">
+{body}
+</body>
+</html>
+"""
+
+
+def page(title: str, body: str, body_class: str = "") -> str:
+    return PAGE.format(title=escape(title), body=body, body_class=body_class)
+
+
+def index_body(parts: dict[str, str], compact: bool) -> str:
+    live = "app/explainer.html"
+    status = (
+        f'<div id="status" class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span>'
+        f' {parts["loading"]} <a href="{live}">Open the live explainer on its own</a>.</div>'
+    )
+    prerender = f"""
+<section id="prerender" aria-label="The main trace, pre-rendered">
+  <div class="preset">{parts["preset"]}</div>
+  <h2>Timeline <span class="tick-note">(complete, t0 to t{parts["end"]})</span></h2>
+  <p class="caption">{parts["timeline_caption"]}</p>
+  <div class="scroll">{parts["timeline"]}</div>
+  <div class="columns">
+    <div class="col">
+      <h2>Invariants</h2>{parts["badges"]}
+      <h2>Outcome</h2>{parts["outcome"]}
+    </div>
+    <div class="col wide">
+      <h2>Three lifecycles at t{parts["end"]}</h2>
+      <p class="caption">{parts["lifecycles_caption"]}</p>
+      <div class="machines">{parts["lifecycles"]}</div>
+    </div>
+  </div>
+  {"" if compact else f'<h2>Text view</h2><div class="scroll">{parts["text"]}</div>'}
+</section>"""
+    header = (
+        "" if compact else
+        f'<header><h1>Durable work: saved, accepted, safe to use</h1><div class="intro">{parts["intro"]}</div>'
+        '<nav><a href="selfcheck.html">The model in your browser</a></nav></header>'
+    )
+    return (
+        f'{header}<main>{status}<div id="live-slot"></div>{prerender}</main>'
+        f'<script src="static/loader.js" data-live="{live}" data-embed="{"1" if compact else ""}" defer></script>'
+    )
+
+
+def selfcheck_body(expected: dict) -> str:
+    return f"""
+<header><h1>The model in your browser</h1>
+<p class="intro">This page runs the same model, unchanged, on Python compiled to WebAssembly (Pyodide
+{PYODIDE_VERSION}, served from this site). It computes the outcomes of all {expected["runs"]} combinations
+and the full main trace, and compares their digests with the ones CPython {escape(expected["python"])}
+computed when the site was built. Nothing is fetched from elsewhere.</p>
+<nav><a href="index.html">Back to the explainer</a></nav></header>
+<main>
+<div id="selfcheck-status" class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> Loading Python…</div>
+<table class="selfcheck"><caption>Digests (sha256 of the JSON, the same bytes or not)</caption>
+<thead><tr><th scope="col">what</th><th scope="col">CPython, at build time</th><th scope="col">Pyodide, in this browser</th><th scope="col">same?</th></tr></thead>
+<tbody>
+<tr><th scope="row">outcomes of all {expected["runs"]}</th><td><code>{expected["sweep_digest"][:16]}</code></td><td id="sweep-digest">…</td><td id="sweep-same">…</td></tr>
+<tr><th scope="row">full main trace</th><td><code>{expected["main_trace_digest"][:16]}</code></td><td id="trace-digest">…</td><td id="trace-same">…</td></tr>
+</tbody></table>
+<h2>What the sweep found</h2>
+<div id="summary"></div>
+</main>
+<script type="application/json" id="expected">{json.dumps(expected)}</script>
+<script type="module" src="static/selfcheck.js"></script>
+"""
+
+
+def selfcheck_expected() -> dict:
+    import platform
+
+    from model import Switches, dumps, run, trace_dict
+    from model.analyses import digest, sweep, sweep_summary
+
+    rows = sweep()
+    main = dumps(trace_dict(run(Switches())))
+    return {
+        "runs": len(rows),
+        "sweep_digest": digest(rows),
+        "main_trace_digest": hashlib.sha256(main.encode("ascii")).hexdigest(),
+        "summary": sweep_summary(rows),
+        "python": platform.python_version(),
+    }
+
+
+def write_pages(site: Path) -> None:
+    parts = main_trace_parts()
+    (site / "index.html").write_text(page(APP_TITLE, index_body(parts, compact=False)), encoding="utf-8")
+    (site / "embed.html").write_text(page(APP_TITLE, index_body(parts, compact=True), "embed"), encoding="utf-8")
+    expected = selfcheck_expected()
+    (site / "selfcheck.html").write_text(page("The model in your browser", selfcheck_body(expected)), encoding="utf-8")
+    (site / "selfcheck.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
+    shutil.copytree(ROOT / "static", site / "static")
+
+
+def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        wheels = Path(tmp)
+        say("building the model wheel (pypa/build)")
+        model_wheel = build_model_wheel(wheels)
+        say("building the app wheel")
+        app_wheel = build_app_wheel(wheels, project_version())
+        say("vendoring the Pyodide core and writing pyodide-lock.json")
+        vendor_pyodide(out, model_wheel)
+        if not skip_app:
+            say("converting the app (panel convert --to pyodide-worker)")
+            convert_app(out, [model_wheel, app_wheel], pwa)
+    say("writing index.html, embed.html and selfcheck.html")
+    write_pages(out)
+    say(f"done: {out}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build the explainer's static site.")
+    parser.add_argument("--out", type=Path, default=ROOT / "site", help="where to write the site (default: site/)")
+    parser.add_argument("--pwa", action="store_true", help="add Panel's service worker, for use offline after one visit")
+    parser.add_argument("--skip-app", action="store_true", help="leave out the converted app (faster; pages only)")
+    args = parser.parse_args(argv)
+    try:
+        build(args.out.resolve(), pwa=args.pwa, skip_app=args.skip_app)
+    except BuildError as error:
+        print(f"build failed: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
