@@ -6,30 +6,16 @@ is never used (there is no network for it).
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import ROOT
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-ARTIFACTS = ROOT / "test-artifacts"
+from tests.conftest import ARTIFACTS, ROOT
 
 
 def free_port() -> int:
@@ -50,13 +36,6 @@ def wait_for(url: str, seconds: float = 90) -> None:
         if time.monotonic() > deadline:
             raise RuntimeError(f"{url} did not answer within {seconds} s")
         time.sleep(0.3)
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing; ./dev test installs Debian's chromium package")
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
 def serve(script: str, log_name: str):

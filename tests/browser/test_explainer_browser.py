@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from model import Switches, run
 from model.switches import ALL_SETTINGS, allowed_values
-from tests.browser.conftest import ARTIFACTS
+from tests.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
