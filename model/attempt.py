@@ -30,6 +30,8 @@ FOREVER = 10**9
 class Attempt:
     def __init__(self, number: int, token: int, pin: ReportVersion | None, purpose: str, tick: int):
         self.number = number
+        self.name = f"#{number}"
+        self.actor = f"attempt {self.name}"
         self.token = token
         self.pin = pin
         self.purpose = purpose  # "build", "rebuild" or "finish-effect"
@@ -48,13 +50,6 @@ class Attempt:
         self.calls = 0
         self.restored = 0
 
-    @property
-    def name(self) -> str:
-        return f"#{self.number}"
-
-    @property
-    def actor(self) -> str:
-        return f"attempt {self.name}"
 
     def can_act(self, tick: int) -> bool:
         if not self.alive or self.phase == "stopped":

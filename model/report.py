@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import cache
 from dataclasses import dataclass
 
 WORK_IDENTITY = "digest/q3-report"
@@ -20,8 +21,11 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@cache
 def label(*parts: object) -> str:
-    """A schematic 8-hex identifier derived from what made it (same inputs, same label)."""
+    """A schematic 8-hex identifier derived from what made it (same inputs, same label).
+
+    Cached: it is a pure function of its parts, and a sweep asks for the same few hundred labels."""
     return sha256("\x1f".join(str(p) for p in parts))[:8]
 
 

@@ -1,0 +1,17 @@
+// Runs the built model wheel in Node with the npm pyodide package, through the site's own lock file,
+// and prints what CPython is compared with: the 864 outcomes and the full main trace, as JSON text.
+//   node pyodide_model.mjs <site/pyodide directory>
+import { pathToFileURL } from "node:url";
+import { join, resolve } from "node:path";
+
+const dir = resolve(process.argv[2]);
+const { loadPyodide } = await import(pathToFileURL(join(dir, "pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL: dir + "/", lockFileURL: join(dir, "pyodide-lock.json"), stdout: () => {} });
+await pyodide.loadPackage("durable-work-model", { messageCallback: () => {} });
+const out = pyodide.runPython(`
+import json, sys
+from model import Switches, dumps, run, trace_dict
+from model.analyses import sweep
+json.dumps({"python": sys.version.split()[0], "sweep": dumps(sweep()), "main_trace": dumps(trace_dict(run(Switches())))})
+`);
+process.stdout.write(out);

@@ -1,0 +1,140 @@
+"""The built site: wheel, lock file, converted app, pre-rendered pages, and parity with CPython."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from playwright.sync_api import expect
+
+from model import Switches, dumps, run, trace_dict
+from model.analyses import sweep
+from tests.conftest import ROOT
+from tests.site.conftest import NODE_SCRIPT
+
+ALLOWED_CDN = (
+    "https://cdn.jsdelivr.net/pyodide/v314.0.7/",
+    "https://cdn.holoviz.org/panel/1.10.0/",
+    "https://cdn.holoviz.org/panel/wheels/bokeh-3.10.",
+    "https://cdn.bokeh.org/bokeh/release/bokeh-",
+)
+
+
+def test_the_model_wheel_is_pure_and_listed_in_the_lock_file(site):
+    (wheel,) = (site / "pyodide").glob("durable_work_model-*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "model/simulation.py" in names and not any(n.startswith(("app/", "tests/")) for n in names)
+    lock = json.loads((site / "pyodide" / "pyodide-lock.json").read_text())
+    entry = lock["packages"]["durable-work-model"]
+    assert entry["file_name"] == wheel.name and entry["imports"] == ["model"]
+    assert entry["sha256"] == hashlib.sha256(wheel.read_bytes()).hexdigest()
+    npm_lock = json.loads((ROOT / ".tools/node_modules/pyodide/pyodide-lock.json").read_text())
+    assert lock["info"] == npm_lock["info"] and lock["info"]["python"].startswith("3.14")
+    assert set(lock["packages"]) == set(npm_lock["packages"]) | {"durable-work-model"}
+
+
+def test_wheels_are_reproducible(site, tmp_path):
+    import build
+
+    again = build.build_model_wheel(tmp_path)
+    (first,) = (site / "pyodide").glob("durable_work_model-*.whl")
+    assert again.read_bytes() == first.read_bytes()
+
+
+def test_node_pyodide_gives_byte_identical_outcomes_and_main_trace(site):
+    node = shutil.which("node")
+    assert node, "node is needed for the Pyodide parity test"
+    done = subprocess.run([node, NODE_SCRIPT, site / "pyodide"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = json.loads(done.stdout)
+    assert got["python"].startswith("3.14")
+    assert got["sweep"] == dumps(sweep())
+    assert got["main_trace"] == dumps(trace_dict(run(Switches())))
+
+
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"  # a name, never fetched
+
+
+def _urls(text: str) -> set[str]:
+    return set(re.findall(r"https?://[^\s\"'`)<>]+", text)) - {SVG_NAMESPACE}
+
+
+def test_the_converted_app_asks_only_for_pinned_cdns_and_its_own_files(site):
+    app = site / "app"
+    page, worker = (app / "explainer.html").read_text(), (app / "explainer.js").read_text()
+    urls = _urls(page) | _urls(worker)
+    assert urls, "the converted app should name its CDN URLs"
+    assert {u for u in urls if not u.startswith(ALLOWED_CDN)} == set()
+    assert "v314.0.7" in worker and "panel-1.10.0-py3-none-any.whl" in worker
+    # Our own wheels travel packed with the app, not fetched from anywhere.
+    assert "emfs:packed_wheels/durable_work_model-" in worker
+    assert "emfs:packed_wheels/durable_work_explainer_app-" in worker
+    packed = zipfile.ZipFile(app / "explainer.resources.zip").namelist()
+    assert any(n.endswith(".whl") and "explainer_app" in n for n in packed)
+    local = set(re.findall(r"""(?:src|href)=["']([^"':]+)["']""", page))
+    for path in local:
+        assert (app / path).exists() or path.startswith("#"), path
+
+
+def test_the_app_wheel_carries_the_words(site):
+    packed = zipfile.ZipFile(site / "app" / "explainer.resources.zip")
+    (name,) = [n for n in packed.namelist() if "explainer_app" in n]
+    import io
+
+    inner = zipfile.ZipFile(io.BytesIO(packed.read(name))).namelist()
+    assert {"app/content/glossary.md", "app/explainer.css", "app/explainer.py"} <= set(inner)
+
+
+def test_the_site_pages_name_only_local_or_pinned_urls(site):
+    for name in ("index.html", "embed.html", "selfcheck.html"):
+        html = (site / name).read_text()
+        assert _urls(html) == set(), name
+        for path in re.findall(r"""(?:src|href)=["']([^"':#?]+)""", html):
+            assert (site / path).exists(), f"{name} links to missing {path}"
+
+
+@pytest.mark.browser
+def test_index_shows_the_pre_rendered_main_trace_offline(offline_page, site_url):
+    page = offline_page
+    page.goto(f"{site_url}/index.html")
+    prerender = page.locator("#prerender")
+    expect(prerender).to_be_visible()
+    outcome = prerender.locator("table.outcome")
+    expect(outcome.get_by_role("row", name="accepted for the final report")).to_contain_text("t10")
+    expect(outcome.get_by_role("row", name="newsletter")).to_contain_text("quoting 4.7 million")
+    expect(prerender.locator("ul.badges li")).to_have_count(6)
+    expect(page.locator("#status")).to_contain_text("Loading Python")
+    assert not any(u.startswith("http://127.0.0.1") for u in page.outside_requests)
+
+
+@pytest.mark.browser
+def test_embed_page_is_compact_and_passes_its_query_on(offline_page, site_url):
+    page = offline_page
+    page.goto(f"{site_url}/embed.html?fencing=off&tick=8")
+    expect(page.locator("#prerender")).to_be_visible()
+    expect(page.locator("header")).to_have_count(0)
+    src = page.locator("iframe.live").get_attribute("src")
+    assert src.startswith("app/explainer.html?") and "fencing=off" in src and "embed=1" in src
+
+
+@pytest.mark.browser
+def test_selfcheck_page_reports_parity_offline(offline_page, site_url):
+    page = offline_page
+    page.goto(f"{site_url}/selfcheck.html")
+    page.wait_for_selector("body[data-parity]", timeout=120000)
+    assert page.locator("body").get_attribute("data-parity") == "same"
+    expect(page.locator("#sweep-same")).to_have_text("✔ same")
+    expect(page.locator("#trace-same")).to_have_text("✔ same")
+    assert page.outside_requests == []
+
+
+def test_build_rejects_an_unknown_flag():
+    done = subprocess.run([sys.executable, "build.py", "--colour"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 2 and "unrecognized arguments: --colour" in done.stderr
