@@ -218,7 +218,7 @@ class ExplainerApp:
             (TAB_TITLES["sweep"], sweep_view),
             (TAB_TITLES["text"], pn.Column(pn.pane.HTML(f'<p class="caption">{escape(text("captions", "text"))}</p>'), self.text_view, sizing_mode="stretch_width")),
             (TAB_TITLES["glossary"], glossary),
-            sizing_mode="stretch_width", dynamic=False,
+            sizing_mode="stretch_width", dynamic=True,
         )
         self.tabs.param.watch(lambda e: setattr(self.state, "tab", TABS[e.new]), "active")
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from functools import cache
 from dataclasses import dataclass
+from functools import cache
 
 WORK_IDENTITY = "digest/q3-report"
 SECTIONS = ("s1", "s2", "s3", "s4")

@@ -1,0 +1,87 @@
+"""The static site's weight and speed: figures printed, nothing asserted.
+
+    .venv/bin/python benchmarks/site_bench.py [--site site] [--repeat N]
+
+Bytes of the site's own assets (everything but the vendored Pyodide core), the time until the
+pre-rendered trace is visible from localhost, and the time the self-check page takes to finish. Builds
+the site first if it is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def sizes(site: Path) -> None:
+    own = [p for p in site.rglob("*") if p.is_file() and "pyodide" not in p.relative_to(site).parts]
+    core = [p for p in (site / "pyodide").iterdir() if p.is_file()]
+    total = sum(p.stat().st_size for p in own)
+    print(f"site's own assets        {total / 1000:.0f} kB in {len(own)} files  (aim <= 300 kB before Pyodide)")
+    for p in sorted(own, key=lambda p: -p.stat().st_size)[:6]:
+        print(f"  {p.relative_to(site)!s:<38} {p.stat().st_size / 1000:7.1f} kB")
+    print(f"vendored Pyodide + wheel {sum(p.stat().st_size for p in core) / 1e6:.1f} MB (for the self-check)")
+
+
+def timings(site: Path, repeat: int) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+    from tests.site.conftest import QuietHandler
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    visible, paint, selfcheck = [], [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for _ in range(repeat):
+            page = browser.new_page()
+            # The live app's CDNs are out of reach here; refuse them at once so they cost nothing.
+            page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(base) else r.abort())
+            start = time.perf_counter()
+            page.goto(f"{base}/index.html", wait_until="commit")
+            page.locator("#prerender").wait_for(state="visible")
+            visible.append(time.perf_counter() - start)
+            paint.append(page.evaluate(
+                "() => (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime / 1000"))
+            page.close()
+            page = browser.new_page()
+            start = time.perf_counter()
+            page.goto(f"{base}/selfcheck.html")
+            page.wait_for_selector("body[data-parity]", timeout=120000)
+            selfcheck.append(time.perf_counter() - start)
+            page.close()
+        browser.close()
+    server.shutdown()
+    print(f"pre-rendered trace visible  median {statistics.median(visible):.2f} s, first paint "
+          f"{statistics.median(paint):.2f} s  (aim <= 1 s)")
+    print(f"self-check page finished    median {statistics.median(selfcheck):.2f} s  (aim <= 5 s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--site", type=Path, default=ROOT / "site")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    if not (args.site / "index.html").exists():
+        import build
+
+        build.build(args.site.resolve())
+    sizes(args.site)
+    timings(args.site, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
