@@ -13,6 +13,7 @@ What it writes:
   the text table) so the worked example shows at once and without JavaScript; the live app takes its place
   when it is ready;
 - ``embed.html``: the compact layout for an iframe in the article, resizing itself by postMessage;
+- ``engines.html``: the recorded real-engine results (LangGraph, DBOS) beside the model's predictions;
 - ``selfcheck.html``: "the model in your browser": the vendored Pyodide runs all 864 combinations and
   compares their digest with the one CPython computed here; fully offline.
 
@@ -267,7 +268,7 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
     header = (
         "" if compact else
         f'<header><h1>Durable work: saved, accepted, safe to use</h1><div class="intro">{parts["intro"]}</div>'
-        '<nav><a href="selfcheck.html">The model in your browser</a></nav></header>'
+        '<nav><a href="selfcheck.html">The model in your browser</a> · <a href="engines.html">Real engines</a></nav></header>'
     )
     return (
         f'{header}<main>{status}<div id="live-slot"></div>{prerender}</main>'
@@ -299,6 +300,20 @@ computed when the site was built. Nothing is fetched from elsewhere.</p>
 """
 
 
+def engines_body() -> str:
+    from app import render
+    from app.content import engine_results, text
+
+    results = engine_results()
+    table = render.engines_html(results) if results else "<p>No engine results are recorded.</p>"
+    return (
+        '<header><h1>Real engines beside the model</h1>'
+        f'<div class="intro">{md_html(text("captions", "engines"))}</div>'
+        '<nav><a href="index.html">Back to the explainer</a></nav></header>'
+        f"<main>{table}</main>"
+    )
+
+
 def selfcheck_expected() -> dict:
     import platform
 
@@ -322,6 +337,7 @@ def write_pages(site: Path) -> None:
     (site / "embed.html").write_text(page(APP_TITLE, index_body(parts, compact=True), "embed"), encoding="utf-8")
     expected = selfcheck_expected()
     (site / "selfcheck.html").write_text(page("The model in your browser", selfcheck_body(expected)), encoding="utf-8")
+    (site / "engines.html").write_text(page("Real engines beside the model", engines_body()), encoding="utf-8")
     (site / "selfcheck.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
     shutil.copytree(ROOT / "static", site / "static")
 

@@ -37,6 +37,14 @@ def text(name: str, section: str) -> str:
         raise KeyError(f"content/{name}.md has no section '## {section}'") from None
 
 
+def engine_results() -> dict | None:
+    """The recorded real-engine results (content/engine-results.json), or None if there are none."""
+    import json
+
+    path = content_dir() / "engine-results.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
 def title_and_body(markdown: str) -> tuple[str, str]:
     """Split '**Title.** rest' into ('Title', 'rest')."""
     match = re.match(r"\*\*(.+?)\.?\*\*\s*(.*)", markdown, re.S)

@@ -19,7 +19,7 @@ if __package__ in (None, ""):  # run as a script by `panel serve app/explainer.p
 import panel as pn  # noqa: E402
 
 from app import render  # noqa: E402
-from app.content import sections, text, title_and_body  # noqa: E402
+from app.content import engine_results, sections, text, title_and_body  # noqa: E402
 from app.shortcuts import Shortcuts  # noqa: E402
 from app.state import (  # noqa: E402
     ADVANCED_SWITCHES,
@@ -38,7 +38,10 @@ from model.switches import ALL_SETTINGS, allowed_values  # noqa: E402
 CSS = (Path(__file__).with_name("explainer.css")).read_text(encoding="utf-8")
 pn.extension(raw_css=[CSS], design="native")
 
-TAB_TITLES = {"trace": "Trace", "compare": "Compare", "sweep": "All 864", "text": "Text view", "glossary": "Glossary"}
+TAB_TITLES = {
+    "trace": "Trace", "compare": "Compare", "sweep": "All 864", "engines": "Real engines",
+    "text": "Text view", "glossary": "Glossary",
+}
 VALUE_WORDS = {"on": "on", "off": "off"}
 
 
@@ -206,6 +209,12 @@ class ExplainerApp:
         )
         self._refresh_sweep()
 
+        results = engine_results()
+        engines_view = pn.pane.HTML(
+            f'<p class="caption">{md_html(text("captions", "engines"))}</p>'
+            + (render.engines_html(results) if results else "<p>No engine results are recorded.</p>"),
+            sizing_mode="stretch_width", css_classes=["engines-view"],
+        )
         self.text_view = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["text-view"])
         glossary = pn.pane.HTML(
             "".join(f'<dt>{escape(k)}</dt><dd>{md_html(v)}</dd>' for k, v in sections("glossary").items()),
@@ -216,6 +225,7 @@ class ExplainerApp:
             (TAB_TITLES["trace"], trace_view),
             (TAB_TITLES["compare"], compare_view),
             (TAB_TITLES["sweep"], sweep_view),
+            (TAB_TITLES["engines"], engines_view),
             (TAB_TITLES["text"], pn.Column(pn.pane.HTML(f'<p class="caption">{escape(text("captions", "text"))}</p>'), self.text_view, sizing_mode="stretch_width")),
             (TAB_TITLES["glossary"], glossary),
             sizing_mode="stretch_width", dynamic=True,

@@ -36,7 +36,7 @@ EVENT_SWITCHES = ("silent", "change", "poster")
 PROTECTION_SWITCHES = ("fencing", "checkpoints", "pins", "newsletter", "post_key")
 ADVANCED_SWITCHES = ("unversioned",)
 URL_FLAGS = ("tick", "embed", "tab", "preset")
-TABS = ("trace", "compare", "sweep", "text", "glossary")
+TABS = ("trace", "compare", "sweep", "engines", "text", "glossary")
 
 
 def _switch_param(setting: str) -> param.Selector:

@@ -94,3 +94,13 @@ def test_text_view_lists_every_event_up_to_the_tick(explainer_page):
     app.apply_url("?tick=8")
     html = app.text_view.object
     assert "rejects #1" in html and "t8" in html and "t9" not in html
+
+
+def test_real_engines_view_shows_every_recorded_run(explainer_page):
+    from app.content import engine_results
+
+    app = explainer_page.explainer
+    view = next(obj for obj in app.tabs.objects if "engines-view" in obj.css_classes)
+    results = engine_results()
+    assert view.object.count("<tr><th scope=\"row\">") == len(results["results"])
+    assert "matches" in view.object

@@ -93,7 +93,7 @@ def test_url_round_trip():
         ("?tick=99", ["ends at t14"]),
         ("?colour=red", ["colour", "silent"]),
         ("?preset=chapter9", ["main, superseded, pins-off, all-off"]),
-        ("?tab=nowhere", ["trace, compare, sweep, text, glossary"]),
+        ("?tab=nowhere", ["trace, compare, sweep, engines, text, glossary"]),
     ],
 )
 def test_bad_url_values_fall_back_with_a_notice(query, words):

@@ -93,7 +93,7 @@ def test_the_app_wheel_carries_the_words(site):
 
 
 def test_the_site_pages_name_only_local_or_pinned_urls(site):
-    for name in ("index.html", "embed.html", "selfcheck.html"):
+    for name in ("index.html", "embed.html", "selfcheck.html", "engines.html"):
         html = (site / name).read_text()
         assert _urls(html) == set(), name
         for path in re.findall(r"""(?:src|href)=["']([^"':#?]+)""", html):
@@ -138,3 +138,14 @@ def test_selfcheck_page_reports_parity_offline(offline_page, site_url):
 def test_build_rejects_an_unknown_flag():
     done = subprocess.run([sys.executable, "build.py", "--colour"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2 and "unrecognized arguments: --colour" in done.stderr
+
+
+def test_the_engines_page_shows_the_recorded_results(site):
+    from app.content import engine_results
+
+    html = (site / "engines.html").read_text()
+    results = engine_results()
+    assert html.count("<tr><th scope=\"row\">") == len(results["results"])
+    for engine in results["engines"].values():
+        assert engine["version"] in html
+    assert "4.1 million" in html and "closest: fencing" in html

@@ -1,0 +1,300 @@
+"""The five scenarios, run for real on each engine and through the model's matching switches.
+
+Every scenario runs worker processes (``engines.<engine>_worker``) against a fresh state folder and a
+fresh receiver. A crash is a real SIGKILL the worker sends itself at the scripted point (after the stub
+model call for s3 was logged, or after the receiver answered the post); the stale owner is stopped with
+SIGSTOP while it is inside s3 and continued with SIGCONT after its successor finished.
+
+Each result pairs what was observed with what the model predicts for the matching switches, and says
+whether they agree on the fields the scenario compares. Where an engine matches no switch setting, the
+observation stands as the result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from importlib.metadata import version
+from pathlib import Path
+
+from engines.receiver import Receiver, posts
+from engines.workload import SECTIONS, Job, calls, write_report
+from model import Switches, run, trace_dict
+from model.report import revenue_figure
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINES = ("langgraph", "dbos")
+RESULTS = ROOT / "content" / "engine-results.json"  # read by the app and the static site
+
+
+@dataclass
+class Attempted:
+    returncode: int
+    stderr: str
+
+
+def launch(engine: str, job: Job, timeout: float = 180) -> Attempted:
+    done = subprocess.run(
+        [sys.executable, "-m", f"engines.{engine}_worker", job.to_json()],
+        cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+    )
+    return Attempted(done.returncode, done.stderr[-4000:])
+
+
+def observe(folder: Path) -> dict:
+    log = calls(folder)
+    by_attempt: dict[str, int] = {}
+    for line in log:
+        by_attempt[str(line["attempt"])] = by_attempt.get(str(line["attempt"]), 0) + 1
+    resumed = {line["section"] for line in log if line["attempt"] == 2}
+    result = folder / "result-2.json"
+    digest = json.loads(result.read_text())["digest"] if result.exists() else None
+    report = json.loads((folder / "report.json").read_text())
+    feed = posts(folder / "feed.sqlite")
+    return {
+        "calls_by_attempt": by_attempt,
+        "model_calls": len(log),
+        "steps_restored": len(SECTIONS) - len(resumed),
+        "digest_figure": digest["figure"] if digest else None,
+        "report_figure": revenue_figure(report["s2"]),
+        "posts_applied": len(feed),
+        "duplicate_posts": len(feed) - len({p["digest"] for p in feed}),
+    }
+
+
+def predict(switches: Switches) -> dict:
+    """What the model says for these switches, in the fields the engines are compared on."""
+    result = run(switches)
+    trace = trace_dict(result)
+    outcome = result.outcome()
+    last = trace["ticks"][-1]["records"]
+    accepted = last["acceptances"][-1]["digest"] if last["acceptances"] else None
+    figure = next((c["figure"] for c in last["candidates"] if c["digest"] == accepted), None)
+    return {
+        "calls_by_attempt": {k: v for k, v in outcome["calls_by_attempt"].items() if v},
+        "model_calls": outcome["model_calls"],
+        "steps_restored": outcome["steps_restored"],
+        "digest_figure": figure,
+        "report_figure": trace["ticks"][-1]["report_figure"],
+        "posts_applied": outcome["posts_applied"],
+        "duplicate_posts": outcome["duplicate_posts"],
+        "stale_writes_rejected": outcome["stale_writes_rejected"],
+        "stale_writes_applied": outcome["stale_writes_applied"],
+    }
+
+
+@dataclass
+class Context:
+    engine: str
+    workdir: Path
+    dbos_url_for: object = None  # callable(name) -> URL, for DBOS
+    count: int = 0
+    results: list = field(default_factory=list)
+
+    def fresh(self, name: str) -> tuple[Path, str]:
+        self.count += 1
+        folder = self.workdir / f"{self.engine}-{self.count:02d}-{name}"
+        folder.mkdir(parents=True)
+        write_report(folder, "v1")
+        url = self.dbos_url_for(f"run_{self.count:02d}") if self.dbos_url_for else ""
+        return folder, url
+
+
+def result(ctx: Context, scenario: str, title: str, variant: str, switches: Switches, observed: dict,
+           compared: tuple[str, ...], note: str = "") -> dict:
+    predicted = predict(switches)
+    entry = {
+        "scenario": scenario,
+        "title": title,
+        "engine": ctx.engine,
+        "variant": variant,
+        "switches": switches.to_dict(),
+        "compared": list(compared),
+        "observed": observed,
+        "model": {k: predicted[k] for k in compared},
+        "matches": all(observed.get(k) == predicted[k] for k in compared),
+        "note": note,
+    }
+    ctx.results.append(entry)
+    return entry
+
+
+# --- the scenarios ---------------------------------------------------------------------------------
+
+
+def crash_and_resume(ctx: Context, *, change: bool, keyed: bool, durability: str = "sync") -> dict:
+    folder, url = ctx.fresh("crash")
+    with Receiver(folder / "feed.sqlite") as receiver:
+        job = Job(str(folder), 1, receiver.url, crash_at="s3", keyed_by_input=keyed, durability=durability, dbos_url=url)
+        first = launch(ctx.engine, job)
+        if first.returncode != -signal.SIGKILL:
+            raise RuntimeError(f"{ctx.engine}: attempt 1 should have been killed at s3: {first.stderr}")
+        if change:
+            write_report(folder, "v2")
+        second = launch(ctx.engine, Job(**{**job.__dict__, "attempt": 2}))
+        if second.returncode != 0:
+            raise RuntimeError(f"{ctx.engine}: attempt 2 failed: {second.stderr}")
+    return observe(folder)
+
+
+def scenario_crash(ctx: Context) -> None:
+    observed = crash_and_resume(ctx, change=False, keyed=False)
+    result(ctx, "crash", "Crash inside s3, resume, nothing changed", "steps by position",
+           Switches(silent="crashed", checkpoints="every-step", change="never", poster="survives"), observed,
+           ("calls_by_attempt", "steps_restored", "digest_figure"))
+
+
+def scenario_corrected(ctx: Context) -> None:
+    observed = crash_and_resume(ctx, change=True, keyed=False)
+    result(ctx, "corrected", "The same crash, the report corrected before the resume", "steps by position",
+           Switches(silent="crashed", change="during-outage", pins="off", poster="survives"), observed,
+           ("calls_by_attempt", "steps_restored", "digest_figure"),
+           "Restored by position: section 2 comes back from before the correction.")
+    observed = crash_and_resume(ctx, change=True, keyed=True)
+    result(ctx, "corrected", "The same crash, the report corrected before the resume", "steps keyed by input hash",
+           Switches(silent="crashed", change="during-outage", pins="on", poster="survives"), observed,
+           ("calls_by_attempt", "steps_restored", "digest_figure"),
+           "The builder's fix: each step's identity carries the hash of the text it read.")
+
+
+def scenario_durability(ctx: Context) -> None:
+    if ctx.engine != "langgraph":
+        return  # DBOS records every step as it finishes; it has no durability modes to compare
+    for mode, checkpoints in (("exit", "end-only"), ("sync", "every-step")):
+        observed = crash_and_resume(ctx, change=False, keyed=False, durability=mode)
+        result(ctx, "durability", "Durability modes after the same crash", f'durability="{mode}"',
+               Switches(silent="crashed", checkpoints=checkpoints, change="never", poster="survives"), observed,
+               ("calls_by_attempt", "steps_restored"))
+
+
+def scenario_effect(ctx: Context) -> None:
+    for policy in ("none", "per-operation", "per-attempt"):
+        folder, url = ctx.fresh(f"effect-{policy}")
+        with Receiver(folder / "feed.sqlite") as receiver:
+            job = Job(str(folder), 1, receiver.url, key_policy=policy, crash_at="post", dbos_url=url)
+            first = launch(ctx.engine, job)
+            if first.returncode != -signal.SIGKILL:
+                raise RuntimeError(f"{ctx.engine}: attempt 1 should have died after posting: {first.stderr}")
+            second = launch(ctx.engine, Job(**{**job.__dict__, "attempt": 2}))
+            if second.returncode != 0:
+                raise RuntimeError(f"{ctx.engine}: attempt 2 failed: {second.stderr}")
+        result(ctx, "effect", "The effect window: killed after the receiver applied the post", f"key {policy}",
+               Switches(silent="crashed", change="never", poster="dies", post_key=policy), observe(folder),
+               ("posts_applied", "duplicate_posts"))
+
+
+def _store_rows(ctx: Context, folder: Path, url: str) -> int:
+    """How many records the engine's own store holds for this run (to see whether a stale write landed)."""
+    if ctx.engine == "langgraph":
+        connection = sqlite3.connect(folder / "langgraph.sqlite")
+        try:
+            return sum(connection.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("checkpoints", "writes"))
+        finally:
+            connection.close()
+    import psycopg
+
+    with psycopg.connect(url) as connection:
+        return connection.execute("SELECT count(*) FROM dbos.operation_outputs").fetchone()[0]
+
+
+def scenario_stale_owner(ctx: Context) -> None:
+    folder, url = ctx.fresh("stale-owner")
+    with Receiver(folder / "feed.sqlite") as receiver:
+        job = Job(str(folder), 1, receiver.url, linger_at="s3", dbos_url=url)
+        first = subprocess.Popen(
+            [sys.executable, "-m", f"engines.{ctx.engine}_worker", job.to_json()],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        deadline = time.monotonic() + 120
+        while not (folder / "lingering").exists():
+            if time.monotonic() > deadline or first.poll() is not None:
+                raise RuntimeError(f"{ctx.engine}: attempt 1 never reached s3")
+            time.sleep(0.05)
+        os.kill(first.pid, signal.SIGSTOP)
+        second = launch(ctx.engine, Job(**{**job.__dict__, "attempt": 2}))
+        rows_before = _store_rows(ctx, folder, url)
+        posts_before = len(posts(folder / "feed.sqlite"))
+        (folder / "go-on").write_text("")
+        os.kill(first.pid, signal.SIGCONT)
+        _, stderr = first.communicate(timeout=120)
+        rows_after = _store_rows(ctx, folder, url)
+    log = calls(folder)
+    feed = posts(folder / "feed.sqlite")
+    stale_error = next((line.strip() for line in reversed(stderr.splitlines()) if "Error" in line), None)
+    observed = {
+        "successor_finished": second.returncode == 0,
+        "stale_worker_exit": first.returncode,
+        "stale_worker_finished": (folder / "result-1.json").exists(),
+        "stale_calls_after_continue": sum(1 for c in log if c["attempt"] == 1) - 3,
+        "stale_store_writes_landed": rows_after - rows_before,
+        "stale_worker_error": stale_error,
+        "posts_applied": len(feed),
+        "posts_after_continue": len(feed) - posts_before,
+    }
+    refused = observed["stale_store_writes_landed"] == 0
+    matching = "on" if refused else "off"
+    what = (
+        "none of the stale worker's writes landed in the engine's store"
+        if refused else f"{observed['stale_store_writes_landed']} of the stale worker's writes landed in the engine's store"
+    )
+    how = (
+        "it finished, taking the results its successor had recorded"
+        if observed["stale_worker_finished"] and refused
+        else "it finished its own run" if observed["stale_worker_finished"]
+        else f"it stopped ({observed['stale_worker_error'] or 'exit ' + str(observed['stale_worker_exit'])})"
+    )
+    note = (
+        f"Observed: {what}; {how}, making {observed['stale_calls_after_continue']} more model call(s) and "
+        f"{observed['posts_after_continue']} new post(s). Closest switch: fencing {matching}"
+        + (" (the model's fenced worker stops instead of carrying on)." if refused else ".")
+    )
+    entry = result(
+        ctx, "stale-owner", "The stale owner: SIGSTOP, a successor resumes, SIGCONT", "steps by position",
+        Switches(silent="paused", change="never", poster="survives", fencing=matching), observed, (), note,
+    )
+    entry["matching_fencing"] = matching
+    entry["model"] = {
+        f"fencing {f}": {k: predict(Switches(silent="paused", change="never", poster="survives", fencing=f))[k]
+                         for k in ("stale_writes_rejected", "stale_writes_applied")}
+        for f in ("on", "off")
+    }
+
+
+SCENARIOS = (scenario_crash, scenario_corrected, scenario_durability, scenario_effect, scenario_stale_owner)
+
+
+def run_engine(engine: str, workdir: Path) -> list[dict]:
+    if engine == "dbos":
+        from engines.postgres import Postgres
+
+        with Postgres() as pg:
+            ctx = Context(engine, workdir, dbos_url_for=pg.url)
+            for scenario in SCENARIOS:
+                scenario(ctx)
+            return ctx.results
+    ctx = Context(engine, workdir)
+    for scenario in SCENARIOS:
+        scenario(ctx)
+    return ctx.results
+
+
+def run_all(engines=ENGINES, out: Path | None = RESULTS) -> dict:
+    with tempfile.TemporaryDirectory(prefix="engines-") as tmp:
+        results = [r for engine in engines for r in run_engine(engine, Path(tmp))]
+    data = {
+        "generated_by": "python -m engines run",
+        "engines": {e: {"package": e, "version": version(e)} for e in engines},
+        "postgresql": "PostgreSQL server started in a temporary data directory" if "dbos" in engines else None,
+        "results": results,
+    }
+    if out is not None:
+        out.write_text(json.dumps(data, indent=1) + "\n")
+    return data
+
