@@ -114,7 +114,7 @@ class ExplainerApp:
                 '<h1>Durable work: saved, accepted, safe to use</h1>'
                 f'<div class="intro">{md_html(text("captions", "intro"))}</div>', sizing_mode="stretch_width",
             ),
-            pn.Row(*presets, reset, css_classes=["presets"], sizing_mode="stretch_width"),
+            pn.FlexBox(*presets, reset, flex_wrap="wrap", css_classes=["presets"], sizing_mode="stretch_width"),
             self.preset_note,
             sizing_mode="stretch_width",
         )
@@ -134,13 +134,13 @@ class ExplainerApp:
             return b
 
         self.play_button = button("▶ Play", "play", s.toggle_play)
-        self.player = pn.Row(
+        self.player = pn.FlexBox(
             button("⏮ First", "first", lambda: s.step(-10**6)),
             button("◀ Back", "back", lambda: s.step(-1)),
             self.play_button,
             button("Forward ▶", "forward", lambda: s.step(1)),
             button("Last ⏭", "last", lambda: s.step(10**6)),
-            css_classes=["player"], sizing_mode="stretch_width",
+            flex_wrap="wrap", css_classes=["player"], sizing_mode="stretch_width",
         )
         self.slider = pn.widgets.IntSlider(label="Tick", start=0, end=14, value=0, sizing_mode="stretch_width", css_classes=["scrub"])
         self.slider.param.watch(lambda e: s.go(e.new), "value_throttled")
@@ -229,12 +229,17 @@ class ExplainerApp:
             (TAB_TITLES["text"], pn.Column(pn.pane.HTML(f'<p class="caption">{escape(text("captions", "text"))}</p>'), self.text_view, sizing_mode="stretch_width")),
             (TAB_TITLES["glossary"], glossary),
             sizing_mode="stretch_width", dynamic=True,
+            # On a narrow screen the tab names wrap instead of widening the page.
+            stylesheets=[".bk-headers-wrapper { flex-wrap: wrap !important; }"],
         )
         self.tabs.param.watch(lambda e: setattr(self.state, "tab", TABS[e.new]), "active")
 
     def layout(self):
         s = self.state
-        playbar = pn.Row(self.tick_text, self.slider, self.speed, sizing_mode="stretch_width", css_classes=["playbar"])
+        playbar = pn.FlexBox(
+            self.tick_text, self.slider, self.speed, flex_wrap="wrap", align_items="center",
+            sizing_mode="stretch_width", css_classes=["playbar"],
+        )
         if s.embed:
             controls = pn.Card(self.controls, title="Switches", collapsed=True, sizing_mode="stretch_width")
             return pn.Column(

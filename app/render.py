@@ -32,7 +32,8 @@ LAYOUT = {
     "artifact": {"candidate": (0, 0), "accepted": (1, 0), "refused": (1, 1)},
     "effect": {"intent recorded": (0, 0), "unconfirmed": (1, 0), "confirmed": (2, 0)},
 }
-BOX_W, BOX_H, COL, ROW, PAD = 112, 30, 150, 62, 12
+BOX_W, BOX_H, COL, ROW, PAD = 112, 30, 190, 66, 12
+TOP = 34  # room above the first row for self-loop labels
 
 
 # --- the timeline's cells: one per (lane, tick), shared by the Bokeh plot and the static SVG ---------
@@ -168,11 +169,11 @@ def lifecycle_svg(machine: dict, frame: dict) -> str:
     cols = 1 + max(c for c, _ in layout.values())
     rows = 1 + max(r for _, r in layout.values())
     width = PAD * 2 + (cols - 1) * COL + BOX_W
-    height = PAD * 2 + (rows - 1) * ROW + BOX_H + 26
+    height = TOP + PAD + (rows - 1) * ROW + BOX_H + 26
 
     def centre(state):
         c, r = layout[state]
-        return PAD + c * COL + BOX_W / 2, PAD + r * ROW + BOX_H / 2
+        return PAD + c * COL + BOX_W / 2, TOP + r * ROW + BOX_H / 2
 
     title_id = f"lc-{name}-title"
     desc_id = f"lc-{name}-desc"
@@ -213,10 +214,12 @@ def lifecycle_svg(machine: dict, frame: dict) -> str:
             f'<line class="{cls}" x1="{sx:.1f}" y1="{sy:.1f}" x2="{ex:.1f}" y2="{ey:.1f}" '
             f'marker-end="url(#arrow-{name})"/>'
         )
-        mx, my = (sx + ex) / 2, (sy + ey) / 2 - 3
+        # Long edges carry their label early, short ones in the middle, so crossing labels stay apart.
+        along = 0.33 if abs(dx) > COL * 1.5 else 0.5
+        mx, my = sx + (ex - sx) * along, sy + (ey - sy) * along - 3
         out.append(f'<text class="edge-label" x="{mx:.1f}" y="{my:.1f}" text-anchor="middle">{escape(label)}</text>')
     for state, (c, r) in layout.items():
-        x, y = PAD + c * COL, PAD + r * ROW
+        x, y = PAD + c * COL, TOP + r * ROW
         here = by_state.get(state, [])
         cls = "state" + (" occupied" if here else "") + (" arrived" if state in arrived else "")
         out.append(f'<g class="{cls}"><rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="6"/>')
@@ -274,7 +277,7 @@ def records_html(frame: dict, highlight: tuple | None = None) -> str:
     ]
     attempts = frame["attempts"]
     if attempts:
-        parts.append('<table class="records"><caption>Attempts now</caption><thead><tr>')
+        parts.append('<div class="scroll"><table class="records"><caption>Attempts now</caption><thead><tr>')
         heads = ["attempt", "token", "pin", "state", "alive", "calls", "restored", "missed heartbeats"]
         parts.append("".join(f'<th scope="col">{h}</th>' for h in heads) + "</tr></thead><tbody>")
         for a in attempts:
@@ -286,12 +289,12 @@ def records_html(frame: dict, highlight: tuple | None = None) -> str:
                 )
                 + "</tr>"
             )
-        parts.append("</tbody></table>")
+        parts.append("</tbody></table></div>")
     for store, columns in COLUMNS.items():
         rows = frame["records"][store]
-        parts.append(f'<table class="records"><caption>{STORE_TITLES[store]} ({len(rows)})</caption>')
+        parts.append(f'<div class="scroll"><table class="records"><caption>{STORE_TITLES[store]} ({len(rows)})</caption>')
         if not rows:
-            parts.append('<tbody><tr><td class="none">empty</td></tr></tbody></table>')
+            parts.append('<tbody><tr><td class="none">empty</td></tr></tbody></table></div>')
             continue
         parts.append("<thead><tr>" + "".join(f'<th scope="col">{h}</th>' for h, _ in columns) + '<th scope="col"><span class="sr-only">marks</span></th></tr></thead><tbody>')
         for index, record in enumerate(rows):
@@ -304,7 +307,7 @@ def records_html(frame: dict, highlight: tuple | None = None) -> str:
             parts.append(
                 f'<tr class="{cls}">' + "".join(_cell(_get(record, path)) for _, path in columns) + f"<td>{''.join(marks)}</td></tr>"
             )
-        parts.append("</tbody></table>")
+        parts.append("</tbody></table></div>")
     return "".join(parts)
 
 
@@ -319,9 +322,9 @@ def events_table_html(trace: dict, tick: int, caption: str = "") -> str:
                 f"<tr{cls}><th scope=\"row\">{t}</th><td>{escape(event['lane'])}</td><td>{escape(event['text'])}</td></tr>"
             )
     return (
-        f'<table class="events"><caption>{escape(caption or f"What happened, t0 to t{tick}")}</caption>'
+        f'<div class="scroll"><table class="events"><caption>{escape(caption or f"What happened, t0 to t{tick}")}</caption>'
         '<thead><tr><th scope="col">tick</th><th scope="col">who</th><th scope="col">what happens</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 

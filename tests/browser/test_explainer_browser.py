@@ -122,17 +122,18 @@ def test_keyboard_only_control(explainer):
     page.keyboard.press(" ")
     expect(page.locator(".play").get_by_role("button")).to_contain_text("Play")
     # Tab reaches the presets, and Enter chooses one.
-    for _ in range(40):
+    focused = ""
+    for _ in range(60):
         page.keyboard.press("Tab")
         focused = page.evaluate(
             "() => { let e = document.activeElement; while (e && e.shadowRoot && e.shadowRoot.activeElement)"
-            " e = e.shadowRoot.activeElement; return e ? e.textContent.trim() : ''; }"
+            " e = e.shadowRoot.activeElement; return e ? e.tagName + ':' + e.textContent.trim() : ''; }"
         )
-        if focused == "Version checks off":
+        if focused == "BUTTON:Version checks off":
             break
-    assert focused == "Version checks off"
+    assert focused == "BUTTON:Version checks off"
     page.keyboard.press("Enter")
-    expect(page.locator(".outcome-view")).to_contain_text("superseded-accepted")
+    expect(page.locator(".outcome-view")).to_contain_text("superseded-accepted", timeout=15000)
 
 
 def test_playing_advances_by_itself_and_stops_at_the_end(explainer):
@@ -161,3 +162,17 @@ def test_screenshot_of_each_preset(explainer, preset):
     path = ARTIFACTS / f"preset-{preset}.png"
     explainer.page.screenshot(path=str(path), full_page=True)
     assert path.stat().st_size > 10_000
+
+
+def test_inside_an_iframe_the_app_tells_its_parent_ready_height_and_url(page, explainer_url):
+    page.set_content(
+        "<script>window.got = []; addEventListener('message', e => got.push(e.data));</script>"
+        f"<iframe src='{explainer_url}?embed=1' style='width:1000px;height:600px'></iframe>"
+    )
+    page.wait_for_function("() => got.some(m => m.type === 'durable-work-explainer:ready')", timeout=60000)
+    page.wait_for_function("() => got.some(m => m.type === 'durable-work-explainer:height' && m.height > 300)")
+    frame = page.frames[1]
+    frame.locator(".forward").get_by_role("button").click()
+    page.wait_for_function(
+        "() => got.some(m => m.type === 'durable-work-explainer:url' && m.search.includes('tick=1'))", timeout=20000
+    )

@@ -149,3 +149,46 @@ def test_the_engines_page_shows_the_recorded_results(site):
     for engine in results["engines"].values():
         assert engine["version"] in html
     assert "4.1 million" in html and "closest: fencing" in html
+
+
+@pytest.mark.browser
+def test_the_live_app_takes_the_pre_renders_place_when_it_says_it_is_ready(site, tmp_path, page):
+    """The loader's swap, with a stand-in for the converted app (its CDNs are out of reach here)."""
+    import functools
+    import http.server
+    import threading
+
+    from tests.site.conftest import QuietHandler
+
+    copy = tmp_path / "site"
+    (copy / "app").mkdir(parents=True)
+    shutil.copy2(site / "index.html", copy / "index.html")
+    shutil.copytree(site / "static", copy / "static")
+    (copy / "app" / "explainer.html").write_text(
+        "<!doctype html><body style='height:1234px'><script>"
+        "parent.postMessage({type: 'durable-work-explainer:height', height: 1234}, '*');"
+        "parent.postMessage({type: 'durable-work-explainer:url', search: '?fencing=off&tick=8'}, '*');"
+        "setTimeout(() => parent.postMessage({type: 'durable-work-explainer:ready'}, '*'), 300);"
+        "</script></body>"
+    )
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(copy)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html?pins=off")
+        expect(page.locator("#prerender")).to_be_visible()
+        assert "pins=off" in page.locator("iframe.live").get_attribute("src")
+        expect(page.locator("#prerender")).to_be_hidden()
+        expect(page.locator("iframe.live")).to_be_visible()
+        expect(page.locator("#status")).to_be_hidden()
+        assert page.locator("iframe.live").evaluate("f => f.style.height") == "1234px"
+        assert page.url.endswith("/index.html?fencing=off&tick=8")
+    finally:
+        server.shutdown()
+
+
+def test_the_pwa_option_adds_panels_service_worker(tmp_path):
+    import build
+
+    site = build.build(tmp_path / "site", pwa=True)
+    names = {p.name for p in (site / "app").iterdir()}
+    assert "serviceWorker.js" in names and any(n.endswith(".webmanifest") or n == "site.webmanifest" for n in names), names
