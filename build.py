@@ -228,6 +228,7 @@ PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <link rel="stylesheet" href="static/site.css">
+<link rel="stylesheet" href="static/diagrams.css">
 </head>
 <body class="{body_class}">
 {body}
@@ -340,6 +341,7 @@ def write_pages(site: Path) -> None:
     (site / "engines.html").write_text(page("Real engines beside the model", engines_body()), encoding="utf-8")
     (site / "selfcheck.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
     shutil.copytree(ROOT / "static", site / "static")
+    shutil.copy2(ROOT / "app" / "diagrams.css", site / "static" / "diagrams.css")  # the app's own picture styles
 
 
 def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:

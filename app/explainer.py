@@ -35,8 +35,8 @@ from model import analyses  # noqa: E402
 from model.invariants import INVARIANT_IDS  # noqa: E402
 from model.switches import ALL_SETTINGS, allowed_values  # noqa: E402
 
-CSS = (Path(__file__).with_name("explainer.css")).read_text(encoding="utf-8")
-pn.extension(raw_css=[CSS], design="native")
+CSS = [Path(__file__).with_name(name).read_text(encoding="utf-8") for name in ("explainer.css", "diagrams.css")]
+pn.extension(raw_css=CSS, design="native")
 
 TAB_TITLES = {
     "trace": "Trace", "compare": "Compare", "sweep": "All 864", "engines": "Real engines",

@@ -89,7 +89,7 @@ def test_the_app_wheel_carries_the_words(site):
     import io
 
     inner = zipfile.ZipFile(io.BytesIO(packed.read(name))).namelist()
-    assert {"app/content/glossary.md", "app/explainer.css", "app/explainer.py"} <= set(inner)
+    assert {"app/content/glossary.md", "app/content/engine-results.json", "app/explainer.css", "app/diagrams.css", "app/explainer.py"} <= set(inner)
 
 
 def test_the_site_pages_name_only_local_or_pinned_urls(site):
