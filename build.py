@@ -39,7 +39,6 @@ TOOLS = ROOT / ".tools"
 NPM_PYODIDE = TOOLS / "node_modules" / "pyodide"
 PYODIDE_VERSION = "314.0.7"
 PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide.js")
-APP_TITLE = "Durable work, tick by tick"
 # Wheels built here carry this timestamp, so the same sources give the same bytes.
 SOURCE_DATE_EPOCH = "1767225600"  # 2026-01-01
 
@@ -48,6 +47,12 @@ sys.path.insert(0, str(ROOT))
 
 class BuildError(RuntimeError):
     pass
+
+
+def page_title() -> str:
+    from app.content import heading
+
+    return heading("page-title")
 
 
 def say(message: str) -> None:
@@ -162,13 +167,13 @@ create_app().servable(title="{title}")
 def convert_app(site: Path, wheels: list[Path], pwa: bool) -> Path:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        (work / "explainer.py").write_text(ENTRY.format(title=APP_TITLE))
+        (work / "explainer.py").write_text(ENTRY.format(title=page_title()))
         for wheel in wheels:
             shutil.copy2(wheel, work / wheel.name)
         (work / "requirements.txt").write_text("".join(f"./{w.name}\n" for w in wheels))
         command = [
             sys.executable, "-m", "panel", "convert", work / "explainer.py", "--to", "pyodide-worker",
-            "--out", site / "app", "--requirements", work / "requirements.txt", "--title", APP_TITLE, "--skip-embed",
+            "--out", site / "app", "--requirements", work / "requirements.txt", "--title", page_title(), "--skip-embed",
         ]
         if pwa:
             command.append("--pwa")
@@ -191,7 +196,7 @@ def md_html(markdown: str) -> str:
 def main_trace_parts() -> dict[str, str]:
     """The main trace, rendered by the model and the app's pure renderers (no Panel)."""
     from app import render
-    from app.content import sections, text, title_and_body
+    from app.content import heading, sections, text, title_and_body
     from model import Switches, run, trace_dict
 
     result = run(Switches())
@@ -217,6 +222,7 @@ def main_trace_parts() -> dict[str, str]:
         "outcome": render.outcome_html(outcome, trace, end),
         "text": render.events_table_html(trace, end, f"The main trace, t0 to t{end}"),
         "loading": escape(text("captions", "loading")),
+        **{f"h_{k}": escape(heading(k)) for k in ("title", "timeline", "invariants", "outcome", "lifecycles", "text")},
         "end": str(end),
     }
 
@@ -250,25 +256,25 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
     prerender = f"""
 <section id="prerender" aria-label="The main trace, pre-rendered">
   <div class="preset">{parts["preset"]}</div>
-  <h2>Timeline <span class="tick-note">(complete, t0 to t{parts["end"]})</span></h2>
+  <h2>{parts["h_timeline"]} <span class="tick-note">(complete, t0 to t{parts["end"]})</span></h2>
   <p class="caption">{parts["timeline_caption"]}</p>
   <div class="scroll">{parts["timeline"]}</div>
   <div class="columns">
     <div class="col">
-      <h2>Invariants</h2>{parts["badges"]}
-      <h2>Outcome</h2>{parts["outcome"]}
+      <h2>{parts["h_invariants"]}</h2>{parts["badges"]}
+      <h2>{parts["h_outcome"]}</h2>{parts["outcome"]}
     </div>
     <div class="col wide">
-      <h2>Three lifecycles at t{parts["end"]}</h2>
+      <h2>{parts["h_lifecycles"]} at t{parts["end"]}</h2>
       <p class="caption">{parts["lifecycles_caption"]}</p>
       <div class="machines">{parts["lifecycles"]}</div>
     </div>
   </div>
-  {"" if compact else f'<h2>Text view</h2><div class="scroll">{parts["text"]}</div>'}
+  {"" if compact else f'<h2>{parts["h_text"]}</h2><div class="scroll">{parts["text"]}</div>'}
 </section>"""
     header = (
         "" if compact else
-        f'<header><h1>Durable work: saved, accepted, safe to use</h1><div class="intro">{parts["intro"]}</div>'
+        f'<header><h1>{parts["h_title"]}</h1><div class="intro">{parts["intro"]}</div>'
         '<nav><a href="selfcheck.html">The model in your browser</a> · <a href="engines.html">Real engines</a></nav></header>'
     )
     return (
@@ -278,12 +284,12 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
 
 
 def selfcheck_body(expected: dict) -> str:
+    from app.content import heading, text
+
+    intro = text("captions", "selfcheck").format(pyodide=PYODIDE_VERSION, runs=expected["runs"], python=expected["python"])
     return f"""
-<header><h1>The model in your browser</h1>
-<p class="intro">This page runs the same model, unchanged, on Python compiled to WebAssembly (Pyodide
-{PYODIDE_VERSION}, served from this site). It computes the outcomes of all {expected["runs"]} combinations
-and the full main trace, and compares their digests with the ones CPython {escape(expected["python"])}
-computed when the site was built. Nothing is fetched from elsewhere.</p>
+<header><h1>{escape(heading("selfcheck"))}</h1>
+<div class="intro">{md_html(intro)}</div>
 <nav><a href="index.html">Back to the explainer</a></nav></header>
 <main>
 <div id="selfcheck-status" class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> Loading Python…</div>
@@ -293,7 +299,7 @@ computed when the site was built. Nothing is fetched from elsewhere.</p>
 <tr><th scope="row">outcomes of all {expected["runs"]}</th><td><code>{expected["sweep_digest"][:16]}</code></td><td id="sweep-digest">…</td><td id="sweep-same">…</td></tr>
 <tr><th scope="row">full main trace</th><td><code>{expected["main_trace_digest"][:16]}</code></td><td id="trace-digest">…</td><td id="trace-same">…</td></tr>
 </tbody></table>
-<h2>What the sweep found</h2>
+<h2>{escape(heading("sweep-found"))}</h2>
 <div id="summary"></div>
 </main>
 <script type="application/json" id="expected">{json.dumps(expected)}</script>
@@ -303,12 +309,12 @@ computed when the site was built. Nothing is fetched from elsewhere.</p>
 
 def engines_body() -> str:
     from app import render
-    from app.content import engine_results, text
+    from app.content import engine_results, heading, text
 
     results = engine_results()
     table = render.engines_html(results) if results else "<p>No engine results are recorded.</p>"
     return (
-        '<header><h1>Real engines beside the model</h1>'
+        f'<header><h1>{escape(heading("engines"))}</h1>'
         f'<div class="intro">{md_html(text("captions", "engines"))}</div>'
         '<nav><a href="index.html">Back to the explainer</a></nav></header>'
         f"<main>{table}</main>"
@@ -333,12 +339,14 @@ def selfcheck_expected() -> dict:
 
 
 def write_pages(site: Path) -> None:
+    from app.content import heading
+
     parts = main_trace_parts()
-    (site / "index.html").write_text(page(APP_TITLE, index_body(parts, compact=False)), encoding="utf-8")
-    (site / "embed.html").write_text(page(APP_TITLE, index_body(parts, compact=True), "embed"), encoding="utf-8")
+    (site / "index.html").write_text(page(page_title(), index_body(parts, compact=False)), encoding="utf-8")
+    (site / "embed.html").write_text(page(page_title(), index_body(parts, compact=True), "embed"), encoding="utf-8")
     expected = selfcheck_expected()
-    (site / "selfcheck.html").write_text(page("The model in your browser", selfcheck_body(expected)), encoding="utf-8")
-    (site / "engines.html").write_text(page("Real engines beside the model", engines_body()), encoding="utf-8")
+    (site / "selfcheck.html").write_text(page(heading("selfcheck"), selfcheck_body(expected)), encoding="utf-8")
+    (site / "engines.html").write_text(page(heading("engines"), engines_body()), encoding="utf-8")
     (site / "selfcheck.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
     shutil.copytree(ROOT / "static", site / "static")
     shutil.copy2(ROOT / "app" / "diagrams.css", site / "static" / "diagrams.css")  # the app's own picture styles

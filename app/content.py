@@ -37,6 +37,11 @@ def text(name: str, section: str) -> str:
         raise KeyError(f"content/{name}.md has no section '## {section}'") from None
 
 
+def heading(section: str) -> str:
+    """A title or section heading from content/headings.md."""
+    return text("headings", section)
+
+
 def engine_results() -> dict | None:
     """The recorded real-engine results (content/engine-results.json), or None if there are none."""
     import json

@@ -19,7 +19,7 @@ if __package__ in (None, ""):  # run as a script by `panel serve app/explainer.p
 import panel as pn  # noqa: E402
 
 from app import render  # noqa: E402
-from app.content import engine_results, sections, text, title_and_body  # noqa: E402
+from app.content import engine_results, heading, sections, text, title_and_body  # noqa: E402
 from app.shortcuts import Shortcuts  # noqa: E402
 from app.state import (  # noqa: E402
     ADVANCED_SWITCHES,
@@ -111,7 +111,7 @@ class ExplainerApp:
         self.preset_note = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["preset-note"])
         self.header = pn.Column(
             pn.pane.HTML(
-                '<h1>Durable work: saved, accepted, safe to use</h1>'
+                f'<h1>{escape(heading("title"))}</h1>'
                 f'<div class="intro">{md_html(text("captions", "intro"))}</div>', sizing_mode="stretch_width",
             ),
             pn.FlexBox(*presets, reset, flex_wrap="wrap", css_classes=["presets"], sizing_mode="stretch_width"),
@@ -119,11 +119,11 @@ class ExplainerApp:
             sizing_mode="stretch_width",
         )
         self.controls = pn.Column(
-            pn.pane.HTML("<h2>What happens</h2>"),
+            pn.pane.HTML(f"<h2>{escape(heading('events'))}</h2>"),
             *[self._switch_control(k) for k in EVENT_SWITCHES],
-            pn.pane.HTML("<h2>Protections</h2>"),
+            pn.pane.HTML(f"<h2>{escape(heading('protections'))}</h2>"),
             *[self._switch_control(k) for k in PROTECTION_SWITCHES],
-            pn.Card(*[self._switch_control(k) for k in ADVANCED_SWITCHES], title="Advanced", collapsed=True, sizing_mode="stretch_width"),
+            pn.Card(*[self._switch_control(k) for k in ADVANCED_SWITCHES], title=heading("advanced"), collapsed=True, sizing_mode="stretch_width"),
             width=330, styles={"flex": "0 0 330px"}, css_classes=["controls"],
         )
 
@@ -159,9 +159,9 @@ class ExplainerApp:
             pn.pane.HTML(f'<p class="caption">{escape(text("captions", "timeline"))}</p>', sizing_mode="stretch_width"),
             self.now_text,
             self.timeline_pane,
-            pn.pane.HTML(f'<h2>Three lifecycles</h2><p class="caption">{escape(text("captions", "lifecycles"))}</p>', sizing_mode="stretch_width"),
+            pn.pane.HTML(f'<h2>{escape(heading("lifecycles"))}</h2><p class="caption">{escape(text("captions", "lifecycles"))}</p>', sizing_mode="stretch_width"),
             self.lifecycles,
-            pn.pane.HTML(f'<h2>Records at this tick</h2><p class="caption">{escape(text("captions", "records"))}</p>', sizing_mode="stretch_width"),
+            pn.pane.HTML(f'<h2>{escape(heading("records"))}</h2><p class="caption">{escape(text("captions", "records"))}</p>', sizing_mode="stretch_width"),
             self.records,
             sizing_mode="stretch_width",
         )
@@ -175,10 +175,10 @@ class ExplainerApp:
         self.explanation = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["explanation"])
         self.outcome = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["outcome-view"])
         self.side = pn.Column(
-            pn.pane.HTML("<h2>Invariants</h2>"),
+            pn.pane.HTML(f"<h2>{escape(heading('invariants'))}</h2>"),
             *self.badges.values(),
             self.explanation,
-            pn.pane.HTML(f'<h2>Outcome</h2><p class="caption">{escape(text("captions", "outcome"))}</p>'),
+            pn.pane.HTML(f'<h2>{escape(heading("outcome"))}</h2><p class="caption">{escape(text("captions", "outcome"))}</p>'),
             self.outcome,
             width=340, styles={"flex": "0 0 340px"}, css_classes=["side"],
         )
@@ -500,4 +500,4 @@ def create_app(search: str | None = None) -> pn.viewable.Viewable:
 
 
 if pn.state.served and __name__ != "app.explainer":  # served as a script, not imported as a module
-    create_app().servable(title="Durable work, tick by tick")
+    create_app().servable(title=heading("page-title"))
