@@ -30,6 +30,7 @@ from app.state import (  # noqa: E402
     TABS,
     Explainer,
 )
+from app.sweep_matrix import SweepMatrix, matches  # noqa: E402
 from app.timeline import Timeline  # noqa: E402
 from model import analyses  # noqa: E402
 from model.invariants import INVARIANT_IDS  # noqa: E402
@@ -202,9 +203,13 @@ class ExplainerApp:
         self.sweep_load = pn.widgets.Button(label="Load into the player", color="primary", css_classes=["sweep-load"])
         self.sweep_load.on_click(lambda event: self._load_combination())
         self.sweep_filter.param.watch(lambda e: self._refresh_sweep(), "value")
+        self.matrix = SweepMatrix(sweep_rows(), self._load_row)
         sweep_view = pn.Column(
             pn.pane.HTML(f'<p class="caption">{escape(text("captions", "sweep"))}</p>' + self._sweep_counts_html(), sizing_mode="stretch_width"),
-            self.sweep_filter, self.sweep_list, self.sweep_load,
+            self.sweep_filter,
+            pn.pane.HTML(f'<p class="caption">{escape(text("captions", "matrix"))}</p>', sizing_mode="stretch_width"),
+            pn.pane.Bokeh(self.matrix.figure, sizing_mode="stretch_width", css_classes=["sweep-matrix"]),
+            self.sweep_list, self.sweep_load,
             sizing_mode="stretch_width",
         )
         self._refresh_sweep()
@@ -448,16 +453,11 @@ class ExplainerApp:
     def _refresh_sweep(self) -> None:
         wanted = self.sweep_filter.value
         options = {}
+        if hasattr(self, "matrix"):
+            self.matrix.set_filter(wanted)
         for n, row in enumerate(sweep_rows()):
             broken = row["outcome"]["invariants_broken"]
-            keep = (
-                wanted == "all"
-                or (wanted == "none" and not broken)
-                or (wanted == "any" and broken)
-                or (wanted == "unfinished" and not row["outcome"]["finished"])
-                or wanted in broken
-            )
-            if keep:
+            if matches(row["outcome"], wanted):
                 values = " · ".join(f"{k} {v}" for k, v in row["switches"].items())
                 breaks = ", ".join(broken) or "nothing broken"
                 options[f"{n + 1:>3}. {values} — {breaks}"] = n
@@ -465,9 +465,10 @@ class ExplainerApp:
         self.sweep_list.value = next(iter(options.values()), None)
 
     def _load_combination(self) -> None:
-        n = self.sweep_list.value
-        if n is None:
-            return
+        if self.sweep_list.value is not None:
+            self._load_row(self.sweep_list.value)
+
+    def _load_row(self, n: int) -> None:
         switches = sweep_rows()[n]["switches"]
         with_defaults = {"unversioned": allowed_values("unversioned")[0], **switches}
         self.state.param.update(**with_defaults, tab="trace", playing=False)

@@ -104,3 +104,19 @@ def test_real_engines_view_shows_every_recorded_run(explainer_page):
     results = engine_results()
     assert view.object.count("<tr><th scope=\"row\">") == len(results["results"])
     assert "matches" in view.object
+
+
+def test_choosing_a_cell_of_the_864_matrix_loads_that_run(explainer_page):
+    from app.explainer import sweep_rows
+
+    app = explainer_page.explainer
+    n = next(i for i, r in enumerate(sweep_rows()) if r["outcome"]["invariants_broken"] == ["duplicate-effect"])
+    cell = app.matrix.source.data["index"].index(n)
+    app.matrix.source.selected.indices = [cell]
+    assert app.state.switches().to_dict() == sweep_rows()[n]["switches"]
+    assert app.state.outcome["invariants_broken"] == ["duplicate-effect"]
+    counts = app.matrix.source.data["count"]
+    assert len(counts) == 864 and counts[0] == "0"  # the main trace breaks nothing and finishes
+    app.sweep_filter.value = "stale-write"
+    faded = [a for a, r in zip(app.matrix.source.data["alpha"], sweep_rows()) if "stale-write" not in r["outcome"]["invariants_broken"]]
+    assert faded and set(faded) == {0.15}
