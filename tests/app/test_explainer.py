@@ -118,5 +118,5 @@ def test_choosing_a_cell_of_the_864_matrix_loads_that_run(explainer_page):
     counts = app.matrix.source.data["count"]
     assert len(counts) == 864 and counts[0] == "0"  # the main trace breaks nothing and finishes
     app.sweep_filter.value = "stale-write"
-    faded = [a for a, r in zip(app.matrix.source.data["alpha"], sweep_rows()) if "stale-write" not in r["outcome"]["invariants_broken"]]
+    faded = [a for a, r in zip(app.matrix.source.data["alpha"], sweep_rows(), strict=True) if "stale-write" not in r["outcome"]["invariants_broken"]]
     assert faded and set(faded) == {0.15}
