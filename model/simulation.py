@@ -75,22 +75,25 @@ class Move:
 class Lifecycles:
     """The current state of every attempt, artifact and effect, each moved only by declared transitions."""
 
-    def __init__(self) -> None:
+    def __init__(self, recording: bool = True) -> None:
         self.states: dict[str, dict[str, str]] = {m.name: {} for m in lc.MACHINES}
         self.moves: list[Move] = []
+        self.recording = recording  # without a trace, moves are checked but not logged
 
     def begin(self, machine: str, instance: str, tick: int) -> None:
         initial = lc.MACHINE_BY_NAME[machine].initial
         self.states[machine][instance] = initial
-        self.moves.append(Move(tick, machine, instance, None, "begin", initial))
+        if self.recording:
+            self.moves.append(Move(tick, machine, instance, None, "begin", initial))
 
     def move(self, machine: str, instance: str, event: str, tick: int) -> None:
         source = self.states[machine][instance]
         transition = lc.MACHINE_BY_NAME[machine].step(instance, source, event)
         self.states[machine][instance] = transition.target
-        self.moves.append(
-            Move(tick, machine, instance, source, event, transition.target, transition.addition)
-        )
+        if self.recording:
+            self.moves.append(
+                Move(tick, machine, instance, source, event, transition.target, transition.addition)
+            )
 
     def state(self, machine: str, instance: str) -> str | None:
         return self.states[machine].get(instance)
@@ -115,7 +118,7 @@ class World:
         self.controller = Controller()
         self.newsletter = Newsletter()
         self.attempts: list[Attempt] = []
-        self.lifecycles = Lifecycles()
+        self.lifecycles = Lifecycles(self.recording)
         self.checker = Checker()
         self.correction_at = CORRECTION_AT[self.switches.change]
 
@@ -143,37 +146,26 @@ class World:
         return self.switches.poster is Poster.DIES
 
     def note_write(self, attempt: Attempt, store: str, what: str, result: WriteResult, n: int) -> None:
+        """Count what a protected store did with a write, and say so in the trace."""
         records = self.records.store(store).records
         epoch = self.records.epoch.value
+        where = tuple((store, i) for i in range(len(records) - n, len(records)))
         if not result.applied:
             self.stale_rejected += 1
-            self.emit(
-                store,
-                "write-rejected",
-                f"rejects {attempt.name}'s write ({what}): token {attempt.token} < epoch {epoch}",
-                label="rejected",
-                lane=attempt.actor,
-            )
-            return
-        where = tuple((store, i) for i in range(len(records) - n, len(records)))
-        if result.stale:
+        elif result.stale:
             for _, index in where:
-                self.stale_applied.append(
-                    StaleWrite(self.tick, attempt.number, store, index, attempt.token, epoch)
-                )
-            self.emit(
-                store,
-                "stale-write-applied",
-                f"applies {attempt.name}'s write ({what}) carrying token {attempt.token} "
-                f"under epoch {epoch}",
-                label="stale write",
-                lane=attempt.actor,
-                records=where,
-            )
+                self.stale_applied.append(StaleWrite(self.tick, attempt.number, store, index, attempt.token, epoch))
+        if not self.recording:
+            return
+        if not result.applied:
+            text = f"rejects {attempt.name}'s write ({what}): token {attempt.token} < epoch {epoch}"
+            self.emit(store, "write-rejected", text, "rejected", attempt.actor)
+        elif result.stale:
+            text = f"applies {attempt.name}'s write ({what}) carrying token {attempt.token} under epoch {epoch}"
+            self.emit(store, "stale-write-applied", text, "stale write", attempt.actor, records=where)
         elif n:
-            self.emit(
-                store, "write", f"records {what} (token {attempt.token})", "saved", attempt.actor, records=where
-            )
+            text = f"records {what} (token {attempt.token})"
+            self.emit(store, "write", text, "saved", attempt.actor, records=where)
 
     def emit_feed(self, attempt: Attempt, announcement: str, key, answer: Answer, resend: bool) -> None:
         key_text = f"key {key}" if key else "no key"
