@@ -17,6 +17,7 @@ if __package__ in (None, ""):  # run as a script by `panel serve app/explainer.p
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import panel as pn  # noqa: E402
+from panel.io.document import unlocked  # noqa: E402
 
 from app import render  # noqa: E402
 from app.content import engine_results, heading, sections, text, title_and_body  # noqa: E402
@@ -265,6 +266,12 @@ class ExplainerApp:
     # --- redraws -----------------------------------------------------------------------------------
 
     def _on_trace(self, *events) -> None:
+        # The timeline and the matrix are raw Bokeh models: a widget callback may run without the
+        # document lock, so their changes go through Panel's unlocked() (a no-op outside a server).
+        with unlocked():
+            self._redraw_trace()
+
+    def _redraw_trace(self) -> None:
         trace = self.state.trace
         self.timeline.set_trace(trace)
         self.slider.end = max(trace["end_tick"], 1)
@@ -276,9 +283,13 @@ class ExplainerApp:
         self.preset_note.object = (
             f'<div class="preset-text">{md_html(text("presets", name))}</div>' if name else ""
         )
-        self._on_tick()
+        self._redraw_tick()
 
     def _on_tick(self, *events) -> None:
+        with unlocked():
+            self._redraw_tick()
+
+    def _redraw_tick(self) -> None:
         s = self.state
         trace, tick, frame = s.trace, s.tick, s.frame
         self.slider.value = tick
@@ -454,7 +465,8 @@ class ExplainerApp:
         wanted = self.sweep_filter.value
         options = {}
         if hasattr(self, "matrix"):
-            self.matrix.set_filter(wanted)
+            with unlocked():
+                self.matrix.set_filter(wanted)
         for n, row in enumerate(sweep_rows()):
             broken = row["outcome"]["invariants_broken"]
             if matches(row["outcome"], wanted):
