@@ -59,7 +59,7 @@ def say(message: str) -> None:
     print(f"[build] {message}", flush=True)
 
 
-def run(*command: str | Path, cwd: Path | None = None) -> None:
+def sh(*command: str | Path, cwd: Path | None = None) -> None:
     env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
     done = subprocess.run([str(c) for c in command], cwd=cwd, env=env, capture_output=True, text=True)
     if done.returncode != 0:
@@ -81,7 +81,7 @@ def ensure_npm_pyodide() -> Path:
     if not package.exists() or json.loads(package.read_text())["version"] != PYODIDE_VERSION:
         say(f"installing the npm pyodide@{PYODIDE_VERSION} package into .tools/")
         TOOLS.mkdir(exist_ok=True)
-        run("npm", "install", "--prefix", TOOLS, "--no-audit", "--no-fund", f"pyodide@{PYODIDE_VERSION}")
+        sh("npm", "install", "--prefix", TOOLS, "--no-audit", "--no-fund", f"pyodide@{PYODIDE_VERSION}")
     return NPM_PYODIDE
 
 
@@ -89,7 +89,7 @@ def ensure_npm_pyodide() -> Path:
 
 
 def build_model_wheel(out: Path) -> Path:
-    run(sys.executable, "-P", "-m", "build", "--wheel", "--no-isolation", "--outdir", out, ROOT)
+    sh(sys.executable, "-P", "-m", "build", "--wheel", "--no-isolation", "--outdir", out, ROOT)
     (wheel,) = out.glob("durable_work_model-*-py3-none-any.whl")
     return wheel
 
@@ -120,7 +120,7 @@ def build_app_wheel(out: Path, version: str) -> Path:
         shutil.copytree(ROOT / "app", project / "app", ignore=shutil.ignore_patterns("__pycache__"))
         shutil.copytree(ROOT / "content", project / "app" / "content")
         (project / "pyproject.toml").write_text(APP_PYPROJECT.format(version=version))
-        run(sys.executable, "-P", "-m", "build", "--wheel", "--no-isolation", "--outdir", out, project)
+        sh(sys.executable, "-P", "-m", "build", "--wheel", "--no-isolation", "--outdir", out, project)
     (wheel,) = out.glob("durable_work_explainer_app-*-py3-none-any.whl")
     return wheel
 
@@ -141,7 +141,7 @@ def vendor_pyodide(site: Path, model_wheel: Path) -> Path:
         shutil.copy2(npm / name, target / name)
     shutil.copy2(model_wheel, target / model_wheel.name)
     pyodide_cli = Path(sys.executable).with_name("pyodide")
-    run(
+    sh(
         pyodide_cli, "lockfile", "add-wheels",
         "--input", npm / "pyodide-lock.json",
         "--output", target / "pyodide-lock.json",
@@ -177,7 +177,7 @@ def convert_app(site: Path, wheels: list[Path], pwa: bool) -> Path:
         ]
         if pwa:
             command.append("--pwa")
-        run(*command, cwd=work)
+        sh(*command, cwd=work)
     page = site / "app" / "explainer.html"
     if not page.exists():
         raise BuildError("panel convert wrote no app/explainer.html")
@@ -188,29 +188,21 @@ def convert_app(site: Path, wheels: list[Path], pwa: bool) -> Path:
 
 
 def md_html(markdown: str) -> str:
-    from markdown_it import MarkdownIt
+    from app.content import markdown_html
 
-    return MarkdownIt("commonmark").render(markdown)
+    return markdown_html(markdown)
 
 
 def main_trace_parts() -> dict[str, str]:
     """The main trace, rendered by the model and the app's pure renderers (no Panel)."""
     from app import render
-    from app.content import heading, sections, text, title_and_body
+    from app.content import heading, text, titles
     from model import Switches, run, trace_dict
 
     result = run(Switches())
     trace, outcome = trace_dict(result), result.outcome()
     end = trace["end_tick"]
     frame = trace["ticks"][end]
-    titles = {k: title_and_body(v)[0] for k, v in sections("invariants").items()}
-    badges = render.badges_html(trace, end, titles)
-    finished = render.finished_text(outcome, trace, end)
-    badges = badges.replace(
-        "</ul>",
-        f'<li class="badge {"held" if finished == "yes" else "broken"}"><span aria-hidden="true">'
-        f'{"✔" if finished == "yes" else "✖"}</span> {escape(titles["finished"])}: <strong>{finished}</strong></li></ul>',
-    )
     return {
         "intro": md_html(text("captions", "intro")),
         "preset": md_html(text("presets", "main")),
@@ -218,7 +210,7 @@ def main_trace_parts() -> dict[str, str]:
         "timeline": render.timeline_svg(trace, end),
         "lifecycles_caption": escape(text("captions", "lifecycles")),
         "lifecycles": "".join(render.lifecycle_svg(m, frame) for m in trace["machines"]),
-        "badges": badges,
+        "badges": render.badges_html(trace, end, titles("invariants"), outcome),
         "outcome": render.outcome_html(outcome, trace, end),
         "text": render.events_table_html(trace, end, f"The main trace, t0 to t{end}"),
         "loading": escape(text("captions", "loading")),

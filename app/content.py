@@ -37,6 +37,18 @@ def text(name: str, section: str) -> str:
         raise KeyError(f"content/{name}.md has no section '## {section}'") from None
 
 
+def markdown_html(markdown: str) -> str:
+    """Markdown to HTML with the renderer Panel itself uses, so the app and the static build agree."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").render(markdown)
+
+
+def titles(name: str) -> dict[str, str]:
+    """``{id: title}`` for a file whose sections start with a bold title (switches, invariants, presets)."""
+    return {k: title_and_body(v)[0] for k, v in sections(name).items()}
+
+
 def heading(section: str) -> str:
     """A title or section heading from content/headings.md."""
     return text("headings", section)

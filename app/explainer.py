@@ -20,7 +20,7 @@ import panel as pn  # noqa: E402
 from panel.io.document import unlocked  # noqa: E402
 
 from app import render  # noqa: E402
-from app.content import engine_results, heading, sections, text, title_and_body  # noqa: E402
+from app.content import engine_results, heading, markdown_html, sections, text, title_and_body, titles  # noqa: E402
 from app.shortcuts import Shortcuts  # noqa: E402
 from app.state import (  # noqa: E402
     ADVANCED_SWITCHES,
@@ -44,18 +44,9 @@ TAB_TITLES = {
     "trace": "Trace", "compare": "Compare", "sweep": "All 864", "engines": "Real engines",
     "text": "Text view", "glossary": "Glossary",
 }
-VALUE_WORDS = {"on": "on", "off": "off"}
 
 
-def md_html(markdown: str) -> str:
-    """Markdown to HTML with the renderer Panel itself uses (so the build and the app agree)."""
-    from markdown_it import MarkdownIt
-
-    return MarkdownIt("commonmark").render(markdown)
-
-
-def badge_titles() -> dict[str, str]:
-    return {k: title_and_body(v)[0] for k, v in sections("invariants").items()}
+md_html = markdown_html
 
 
 @cache
@@ -75,7 +66,7 @@ class ExplainerApp:
     def __init__(self, state: Explainer | None = None):
         self.state = state or Explainer()
         self.timeline = Timeline()
-        self.titles = badge_titles()
+        self.titles = titles("invariants")
         self._last_query = None
         self._applying_url = False
         self._callback = None
@@ -309,8 +300,7 @@ class ExplainerApp:
             badge.label = f"{render.STATE_MARK[state]} {title}: {state}{when}"
             badge.color = "danger" if state == "broken" else "success"
         finished = render.finished_text(s.outcome, trace, tick)
-        mark = {"yes": "✔", "no": "✖"}.get(finished, "…")
-        self.badges["finished"].label = f"{mark} {self.titles['finished']}: {finished}"
+        self.badges["finished"].label = f"{render.STATE_MARK[finished]} {self.titles['finished']}: {finished}"
         self.badges["finished"].color = {"yes": "success", "no": "danger"}.get(finished, "light")
 
     def _highlight(self, tick: int):
@@ -464,9 +454,8 @@ class ExplainerApp:
     def _refresh_sweep(self) -> None:
         wanted = self.sweep_filter.value
         options = {}
-        if hasattr(self, "matrix"):
-            with unlocked():
-                self.matrix.set_filter(wanted)
+        with unlocked():
+            self.matrix.set_filter(wanted)
         for n, row in enumerate(sweep_rows()):
             broken = row["outcome"]["invariants_broken"]
             if matches(row["outcome"], wanted):

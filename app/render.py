@@ -17,7 +17,7 @@ STORE_TITLES = {
     "feed_posts": "Feed: posts",
     "feed_keys": "Feed: remembered keys",
 }
-STATE_MARK = {"held": "✔", "broken": "✖"}
+STATE_MARK = {"held": "✔", "broken": "✖", "yes": "✔", "no": "✖", "not yet known": "…"}
 
 # Where each state sits in its machine's drawing: (column, row). Presentation only.
 LAYOUT = {
@@ -328,12 +328,8 @@ def events_table_html(trace: dict, tick: int, caption: str = "") -> str:
     )
 
 
-def badge_state(trace: dict, frame: dict, invariant: str) -> str:
-    return frame["invariants"][invariant]
-
-
-def badges_html(trace: dict, tick: int, titles: dict[str, str]) -> str:
-    """The invariant badges as static HTML (the live app uses buttons instead)."""
+def badges_html(trace: dict, tick: int, titles: dict[str, str], outcome: dict) -> str:
+    """The invariant badges and `finished` as static HTML (the live app uses buttons instead)."""
     frame = trace["ticks"][tick]
     items = []
     for inv in trace["invariants"]:
@@ -343,6 +339,11 @@ def badges_html(trace: dict, tick: int, titles: dict[str, str]) -> str:
             f'<li class="badge {state}"><span aria-hidden="true">{STATE_MARK[state]}</span> '
             f"{escape(titles.get(inv['id'], inv['id']))}: <strong>{state}{when}</strong></li>"
         )
+    finished = finished_text(outcome, trace, tick)
+    items.append(
+        f'<li class="badge {"held" if finished == "yes" else "broken"}"><span aria-hidden="true">'
+        f'{STATE_MARK[finished]}</span> {escape(titles["finished"])}: <strong>{finished}</strong></li>'
+    )
     return f'<ul class="badges">{"".join(items)}</ul>'
 
 

@@ -258,16 +258,16 @@ class Run:
 
 def run(switches: Switches | None = None, recording: bool = True) -> Run:
     """Simulate one combination of the switches from t0 to its end."""
-    from .trace import frame_of  # the frame builder lives with the JSON shape it produces
+    from .trace import Frames  # the frame builder lives with the JSON shape it produces
 
     world = World(switches or Switches(), recording)
     frames: list[dict] = []
-    snapshot = frame_of if recording else None
+    snapshot = Frames(world) if recording else None
     for tick in range(BOUND + 1):
         world.tick = tick
         world.step()
         if snapshot is not None:
-            frames.append(snapshot(world))
+            frames.append(snapshot())
         if world.quiescent():
             break
     return Run(world.switches, world, frames, world.tick)

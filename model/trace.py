@@ -118,18 +118,30 @@ def _sources(world: World) -> dict[str, list]:
     }
 
 
-def frame_of(world: World) -> dict:
+class Frames:
+    """Builds one frame per tick for one run. Records are immutable, so each becomes a dict once and is
+    shared by every later frame; moves are taken from where the previous frame stopped."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.record_dicts: dict[str, list[dict]] = {k: [] for k in RECORD_KINDS}
+        self.moves_seen = 0
+
+    def __call__(self) -> dict:
+        world = self.world
+        records = {}
+        for kind, source in _sources(world).items():
+            done = self.record_dicts[kind]
+            for r in source[len(done) :]:
+                done.append(_record(kind, r))
+            records[kind] = list(done)
+        moves = world.lifecycles.moves[self.moves_seen :]
+        self.moves_seen = len(world.lifecycles.moves)
+        return frame_of(world, records, moves)
+
+
+def frame_of(world: World, records: dict, moves: list) -> dict:
     """The frame of the tick that just ended."""
-    cache = world.__dict__.setdefault("_record_dicts", {k: [] for k in RECORD_KINDS})
-    records = {}
-    for kind, source in _sources(world).items():
-        done = cache[kind]
-        for r in source[len(done) :]:
-            done.append(_record(kind, r))
-        records[kind] = list(done)
-    moves_seen = world.__dict__.get("_moves_seen", 0)
-    moves = world.lifecycles.moves[moves_seen:]
-    world.__dict__["_moves_seen"] = len(world.lifecycles.moves)
     tick = world.tick
     start = world.newsletter.start
     breaches = {b.invariant: b.tick for b in world.checker.first.values()}
