@@ -14,10 +14,13 @@ Choices where SPEC.md is silent:
 
 from __future__ import annotations
 
+import enum
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import lifecycles as lc
-from .records import Candidate, EffectRecord, JournalRecord, Part, WriteResult
+from .feed import Status
+from .records import Candidate, EffectKind, EffectRecord, JournalRecord, Part, Purpose, Verdict, WriteResult
 from .report import SECTIONS, WORK_IDENTITY, ReportVersion, label, revenue_figure
 from .switches import Checkpoints, Pins, PostKey
 
@@ -27,14 +30,24 @@ if TYPE_CHECKING:
 FOREVER = 10**9
 
 
+class Phase(enum.StrEnum):
+    """Where an attempt is in its own work (its lifecycle state is the controller's view of it)."""
+
+    COMPUTE = "compute"
+    ASSEMBLE = "assemble"
+    ACCEPT = "accept"
+    POST = "post"
+    STOPPED = "stopped"
+
+
 class Attempt:
-    def __init__(self, number: int, token: int, pin: ReportVersion | None, purpose: str, tick: int):
+    def __init__(self, number: int, token: int, pin: ReportVersion | None, purpose: Purpose, tick: int):
         self.number = number
         self.name = f"#{number}"
         self.actor = f"attempt {self.name}"
         self.token = token
         self.pin = pin
-        self.purpose = purpose  # "build", "rebuild" or "finish-effect"
+        self.purpose = purpose
         self.admitted_at = tick
         self.parts: dict[str, Part] = {}
         self.todo: list[str] = []
@@ -42,7 +55,7 @@ class Attempt:
         self.in_flight: Part | None = None  # a model call started but not finished (paused)
         self.candidate: Candidate | None = None
         self.announcement: str | None = None  # for finish-effect: the accepted digest to confirm
-        self.phase = "compute" if purpose != "finish-effect" else "post"
+        self.phase = Phase.POST if purpose is Purpose.FINISH_EFFECT else Phase.COMPUTE
         self.alive = True
         self.silent_until: int | None = None  # silent until this tick; FOREVER once crashed or dead
         self.last_heartbeat = tick
@@ -50,9 +63,8 @@ class Attempt:
         self.calls = 0
         self.restored = 0
 
-
     def can_act(self, tick: int) -> bool:
-        if not self.alive or self.phase == "stopped":
+        if not self.alive or self.phase is Phase.STOPPED:
             return False
         return self.silent_until is None or self.silent_until <= tick
 
@@ -62,21 +74,22 @@ class Attempt:
         self.last_heartbeat = world.tick
         if self.in_flight is not None:
             self._finish_call(world, self.in_flight)
-        elif self.phase == "compute":
+        elif self.phase is Phase.COMPUTE:
             self._compute(world, self.todo[0])
-        elif self.phase == "assemble":
+        elif self.phase is Phase.ASSEMBLE:
             self._assemble(world)
-        elif self.phase == "accept":
+        elif self.phase is Phase.ACCEPT:
             self._request_acceptance(world)
-        elif self.phase == "post":
+        elif self.phase is Phase.POST:
             self._post(world)
+        else:
+            raise AssertionError(f"{self.name} asked to act in phase {self.phase}")
 
     def _compute(self, world: World, step: str) -> None:
         version = self.pin if self.pin is not None else world.report
         text = version.text(step)
         read_hash = version.section_hash(step)
         self.calls += 1
-        world.calls += 1
         part = Part(
             step=step,
             result_id=label("result", WORK_IDENTITY, step, read_hash, self.name),
@@ -127,12 +140,14 @@ class Attempt:
         self.parts[part.step] = part
         self.todo.remove(part.step)
         if not self.todo:
-            self.phase = "assemble"
+            self.phase = Phase.ASSEMBLE
 
     def _assemble(self, world: World) -> None:
         if self.unjournaled:
-            steps = " ".join(r.step for r in self.unjournaled)
-            if not self.write(world, "journal", f"journal {steps}", *self.unjournaled):
+            # A record carries the tick it was written; its part keeps the tick it was computed.
+            batch = [replace(r, tick=world.tick) for r in self.unjournaled]
+            steps = " ".join(r.step for r in batch)
+            if not self.write(world, "journal", f"journal {steps}", *batch):
                 return
             self.unjournaled = []
         parts = tuple(self.parts[s] for s in SECTIONS)
@@ -149,16 +164,16 @@ class Attempt:
         self.candidate = candidate
         world.lifecycles.begin("artifact", world.artifact_instance(candidate), world.tick)
         world.emit(self.actor, "assemble", f"{self.name} assembles candidate digest {candidate.digest_id}", "candidate")
-        self.phase = "accept"
+        self.phase = Phase.ACCEPT
 
     def _request_acceptance(self, world: World) -> None:
         verdict = world.controller.request_acceptance(world, self, self.candidate)
-        if verdict == "accepted":
+        if verdict is Verdict.ACCEPTED:
             self.announcement = self.candidate.digest_id
-            self.phase = "post"
-        elif verdict == "refused":
+            self.phase = Phase.POST
+        elif verdict is Verdict.REFUSED:
             self._stop(world, lc.CANDIDATE_REFUSED)
-        # "rejected": the token check fenced us; _stop was already called by the controller.
+        # Verdict.REJECTED: the token check fenced us, and the rejected write already stopped us.
 
     def _post(self, world: World) -> None:
         announcement = self.announcement
@@ -169,7 +184,7 @@ class Attempt:
         key = self._key(world.switches.post_key, announcement)
         resend = world.records.pending_intent(announcement) is not None
         if not resend:
-            intent = EffectRecord(announcement, "intent", key, self.number, self.token, world.tick)
+            intent = EffectRecord(announcement, EffectKind.INTENT, key, self.number, self.token, world.tick)
             if not self.write(world, "effects", f"intent to announce {announcement}", intent):
                 return
             world.lifecycles.begin("effect", announcement, world.tick)
@@ -177,16 +192,16 @@ class Attempt:
             world.lifecycles.move("effect", announcement, lc.SENT, world.tick)
         answer = world.feed.receive(key, (announcement,), self.number, world.tick)
         world.emit_feed(self, announcement, key, answer, resend)
-        if answer.status == "rejected":
-            # Unreachable with the model's key policies (a key names one announcement); stop safely.
-            self._stop(world, None)
-            return
+        if answer.status is Status.REJECTED:
+            # Every key policy of the model names one announcement, so the feed never sees a remembered key
+            # with other parameters. Reaching this means a new policy broke that; say so, loudly.
+            raise AssertionError(f"the feed rejected {self.name}'s post of {announcement}: {answer.reason}")
         if not resend and world.poster_dies_now(self):
             self.alive = False
             self.silent_until = FOREVER
             world.emit(self.actor, "died", f"{self.name} dies before recording the acknowledgement", "dies")
             return
-        ack = EffectRecord(announcement, "ack", key, self.number, self.token, world.tick)
+        ack = EffectRecord(announcement, EffectKind.ACK, key, self.number, self.token, world.tick)
         if not self.write(world, "effects", f"acknowledgement of {announcement}", ack):
             return
         world.lifecycles.move("effect", announcement, lc.RECEIVER_ANSWERS, world.tick)
@@ -211,10 +226,9 @@ class Attempt:
             self._stop(world, lc.WRITE_REJECTED)
         return result.applied
 
-    def _stop(self, world: World, event: str | None) -> None:
-        self.phase = "stopped"
-        if event is not None:
-            world.lifecycles.move("attempt", self.name, event, world.tick)
+    def _stop(self, world: World, event: lc.Happening) -> None:
+        self.phase = Phase.STOPPED
+        world.lifecycles.move("attempt", self.name, event, world.tick)
         if event == lc.WRITE_REJECTED:
             world.emit(self.actor, "fenced", f"{self.name} is fenced: it may still be alive, but it may not write", "fenced")
         elif event == lc.CANDIDATE_REFUSED:

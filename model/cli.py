@@ -5,7 +5,10 @@
     compare the one-change-at-a-time table (``--json``)
     bench   how long the model takes (figures printed, nothing asserted)
 
-An unknown flag or value exits with status 2 and a message naming the allowed values.
+An unknown flag or value exits with status 2 and a message naming the allowed values (quoting at most
+the first 60 characters of what was given). Flags are never abbreviated, so a flag added later cannot
+change what an old command line means. A reader that closes the pipe early (``| head``) ends the run
+quietly with status 0, as Unix tools do; any other write error is reported with status 1.
 """
 
 from __future__ import annotations
@@ -13,17 +16,41 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import os
 import sys
 
 from . import analyses
+from .bench import main as bench_main
 from .invariants import INVARIANT_IDS
-from .outcome import MINIMUM_CALLS, OUTCOME_KEYS
+from .outcome import MINIMUM_CALLS, OUTCOME_KEYS, Outcome
 from .simulation import run
 from .switches import ALL_SETTINGS, SWITCH_IDS, Switches, allowed_values
-from .trace import dumps, trace_dict
+from .trace import ECHO_KINDS, dumps, trace_dict
 
-# Store confirmations repeat what the acting attempt already said; the table leaves them out.
-QUIET_KINDS = {"write"}
+QUOTE = 60  # characters of a bad value quoted back
+MAX_REPEAT = 1000
+
+
+def quoted(value: str) -> str:
+    """A value as an error message quotes it: repr, cut to its first QUOTE characters."""
+    return repr(value[:QUOTE]) + (f" (and {len(value) - QUOTE} more characters)" if len(value) > QUOTE else "")
+
+
+def _one_of(setting: str):
+    values = allowed_values(setting)
+
+    def check(value: str) -> str:
+        if value not in values:
+            raise argparse.ArgumentTypeError(f"must be one of {', '.join(values)}; got {quoted(value)}")
+        return value
+
+    return check
+
+
+def _repeat(value: str) -> int:
+    if not (value.isascii() and value.isdigit() and len(value) <= 4 and 1 <= int(value) <= MAX_REPEAT):
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_REPEAT}; got {quoted(value)}")
+    return int(value)
 
 
 def _add_switch_flags(parser: argparse.ArgumentParser, ids) -> None:
@@ -33,7 +60,7 @@ def _add_switch_flags(parser: argparse.ArgumentParser, ids) -> None:
         parser.add_argument(
             "--" + setting.replace("_", "-"),
             dest=setting,
-            choices=values,
+            type=_one_of(setting),
             default=getattr(defaults, setting).value,
             metavar="{" + ",".join(values) + "}",
             help=f"default: {getattr(defaults, setting).value}",
@@ -41,31 +68,36 @@ def _add_switch_flags(parser: argparse.ArgumentParser, ids) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python3 -m model", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python3 -m model", description=__doc__.split("\n")[0], allow_abbrev=False
+    )
     commands = parser.add_subparsers(dest="command", metavar="{trace,sweep,compare,bench}")
     commands.required = True
-    trace = commands.add_parser("trace", help="one run, tick by tick")
+    trace = commands.add_parser("trace", help="one run, tick by tick", allow_abbrev=False)
     _add_switch_flags(trace, ALL_SETTINGS)
     trace.add_argument("--json", action="store_true", help="print {switches, trace, outcome} as JSON")
-    sweep = commands.add_parser("sweep", help="the outcomes of all 864 combinations")
+    sweep = commands.add_parser("sweep", help="the outcomes of all 864 combinations", allow_abbrev=False)
     _add_switch_flags(sweep, ["unversioned"])
     form = sweep.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="a list of {switches, outcome}")
     form.add_argument("--csv", action="store_true", help="one row per combination")
-    compare = commands.add_parser("compare", help="one change at a time, over the 12 event combinations")
+    compare = commands.add_parser(
+        "compare", help="one change at a time, over the 12 event combinations", allow_abbrev=False
+    )
     compare.add_argument("--json", action="store_true")
-    bench = commands.add_parser("bench", help="time the model")
-    bench.add_argument("--repeat", type=int, default=5, help="best of this many (default: 5)")
+    bench = commands.add_parser("bench", help="time the model", allow_abbrev=False)
+    bench.add_argument("--repeat", type=_repeat, default=5, help=f"best of this many, 1 to {MAX_REPEAT} (default: 5)")
     return parser
 
 
 def format_trace(run_) -> str:
-    """The readable tick-by-tick table and the outcome."""
+    """The readable tick-by-tick table and the outcome. "(current)" means: of a digest built entirely
+    from the final report version."""
     lines = ["tick  actor        what happens", "----  -----------  " + "-" * 60]
     for frame in run_.frames:
         first = True
         for event in frame["events"]:
-            if event["kind"] in QUIET_KINDS:
+            if event["kind"] in ECHO_KINDS:
                 continue
             tick = f"t{frame['tick']}" if first else ""
             lines.append(f"{tick:<5} {event['actor']:<12} {event['text']}")
@@ -75,22 +107,24 @@ def format_trace(run_) -> str:
     return "\n".join(lines)
 
 
-def format_outcome(o: dict) -> list[str]:
-    by_attempt = ", ".join(f"#{k} {v}" for k, v in o["calls_by_attempt"].items())
-    never = "never"
+def _at(tick: int | None, otherwise: str) -> str:
+    return otherwise if tick is None else f"t{tick}"
+
+
+def format_outcome(o: Outcome) -> list[str]:
+    by_attempt = ", ".join(f"#{k} {v}" for k, v in o.calls_by_attempt.items())
+    news = f"started t{o.newsletter_started_at}, quoting {o.newsletter_quote}"
     return [
-        f"model calls        {o['model_calls']} against a minimum of {MINIMUM_CALLS} ({by_attempt})",
-        f"steps restored     {o['steps_restored']}",
-        f"stale writes       {o['stale_writes_rejected']} rejected, {o['stale_writes_applied']} applied",
-        f"posts              {o['posts_applied']} applied for {o['announcements']} announcement(s),"
-        f" {o['duplicate_posts']} duplicate(s)",
-        "accepted (current) " + (f"t{o['first_accepted_current_at']}" if o["first_accepted_current_at"] is not None else never),
-        "newsletter         "
-        + (f"started t{o['newsletter_started_at']}, quoting {o['newsletter_quote']}" if o["newsletter_started_at"] is not None else "never started"),
-        "announcement       "
-        + (f"confirmed t{o['announcement_confirmed_at']}" if o["announcement_confirmed_at"] is not None else "not confirmed"),
-        "invariants broken  " + (", ".join(o["invariants_broken"]) or "none"),
-        f"finished           {'yes' if o['finished'] else 'no'}",
+        f"model calls         {o.model_calls} against a minimum of {MINIMUM_CALLS} ({by_attempt})",
+        f"steps restored      {o.steps_restored}",
+        f"stale writes        {o.stale_writes_rejected} rejected, {o.stale_writes_applied} applied",
+        f"posts               {o.posts_applied} applied for {o.announcements} announcement(s),"
+        f" {o.duplicate_posts} duplicate(s)",
+        "accepted (current)  " + _at(o.first_accepted_current_at, "never"),
+        "newsletter          " + (news if o.newsletter_started_at is not None else "never started"),
+        "confirmed (current) " + _at(o.announcement_confirmed_at, "never"),
+        "invariants broken   " + (", ".join(o.invariants_broken) or "none"),
+        f"finished            {'yes' if o.finished else 'no'}",
     ]
 
 
@@ -122,11 +156,26 @@ def format_compare(rows) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        _run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader has gone (``| head -c1``): stop quietly. Point stdout at /dev/null so that Python's
+        # own flush at exit does not complain about the closed pipe once more.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as error:
+        print(f"python3 -m model: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _run(args: argparse.Namespace) -> None:
     if args.command == "trace":
         switches = Switches.from_mapping({k: getattr(args, k) for k in ALL_SETTINGS})
         result = run(switches)
         if args.json:
-            print(dumps({"switches": switches.to_dict(), "trace": trace_dict(result), "outcome": result.outcome()}))
+            print(dumps({"switches": switches.to_dict(), "trace": trace_dict(result), "outcome": result.outcome().to_dict()}))
         else:
             print(format_trace(result))
     elif args.command == "sweep":
@@ -155,9 +204,4 @@ def main(argv: list[str] | None = None) -> int:
                     f" {u['newsletter_never_started']}; a wrong digest was accepted in {u['wrong_digest_accepted']}"
                 )
     elif args.command == "bench":
-        from .bench import main as bench_main
-
-        if args.repeat < 1:
-            _parser().error("--repeat must be at least 1")
         bench_main(args.repeat)
-    return 0

@@ -23,8 +23,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import lifecycles as lc
-from .attempt import Attempt
-from .records import Acceptance, Admission
+from .attempt import Attempt, Phase
+from .records import Acceptance, Admission, Purpose, Verdict
 from .report import ASSESSMENT_CONTRACT, SECTIONS, VERSION_BY_NAME, WORK_IDENTITY, ReportVersion
 from .switches import Fencing, Pins
 
@@ -49,7 +49,7 @@ class Controller:
             self._admit(world, None)
             return
         for attempt in world.attempts:
-            if world.lifecycles.state("attempt", attempt.name) != "running":
+            if world.lifecycles.state("attempt", attempt.name) is not lc.AttemptState.RUNNING:
                 continue
             if attempt.admitted_at == world.tick or attempt.last_heartbeat == world.tick:
                 attempt.missed = 0
@@ -82,7 +82,7 @@ class Controller:
         if self.rebuild_due:
             return True
         return any(
-            world.lifecycles.state("attempt", a.name) == "running" and not a.can_act(world.tick + 1)
+            world.lifecycles.state("attempt", a.name) is lc.AttemptState.RUNNING and not a.can_act(world.tick + 1)
             for a in world.attempts
         )
 
@@ -99,10 +99,10 @@ class Controller:
 
         accepted = self._accepted_digest_of(world, predecessor)
         if accepted is not None:
-            purpose = "finish-effect"
+            purpose = Purpose.FINISH_EFFECT
             pin = VERSION_BY_NAME[accepted.version] if accepted.version else None
         else:
-            purpose = "rebuild" if rebuild else "build"
+            purpose = Purpose.REBUILD if rebuild else Purpose.BUILD
             pin = world.report if pins_on else None
         admission = Admission(
             attempt=number,
@@ -123,12 +123,12 @@ class Controller:
             ACTOR,
             "admission",
             f"writes the admission of {attempt.name} ({WORK_IDENTITY}, {pin_text}, token {token})"
-            + (" to finish the announcement" if purpose == "finish-effect" else "")
-            + (" to rebuild for the corrected report" if purpose == "rebuild" else ""),
+            + (" to finish the announcement" if purpose is Purpose.FINISH_EFFECT else "")
+            + (" to rebuild for the corrected report" if purpose is Purpose.REBUILD else ""),
             label=f"admit {attempt.name}",
             records=[("admissions", len(records.admissions) - 1)],
         )
-        if purpose == "finish-effect":
+        if purpose is Purpose.FINISH_EFFECT:
             attempt.announcement = accepted.digest_id
         else:
             self._reconcile(world, attempt, pin)
@@ -150,13 +150,13 @@ class Controller:
         """Restore every section whose journal record matches the key; plan to redo the rest."""
         by_name = pin is None
         for step in SECTIONS:
-            record = world.records.lookup(step, None if by_name else pin.section_hash(step), by_name)
+            key_hash = None if by_name else pin.section_hash(step)
+            record = world.records.lookup(step, key_hash, by_name) if world.restore else None
             if record is None:
                 attempt.todo.append(step)
                 continue
             attempt.parts[step] = record.part
             attempt.restored += 1
-            world.restored += 1
             index = world.records.journal.records.index(record)
             world.emit(
                 attempt.actor,
@@ -171,24 +171,24 @@ class Controller:
         elif attempt.todo:
             world.emit(attempt.actor, "plan", f"{attempt.name} has nothing to restore: computes {', '.join(attempt.todo)}", "plan")
         else:
-            attempt.phase = "assemble"
+            attempt.phase = Phase.ASSEMBLE
 
     # --- the acceptance transition -----------------------------------------------------------------
 
-    def request_acceptance(self, world: World, attempt: Attempt, candidate: Candidate) -> str:
-        """Judge a candidate: 'accepted', 'refused' or 'rejected' (stale token, fencing on)."""
+    def request_acceptance(self, world: World, attempt: Attempt, candidate: Candidate) -> Verdict:
+        """Judge a candidate: accepted, refused, or rejected (stale token, fencing on)."""
         records = world.records
         fencing_on = world.switches.fencing is Fencing.ON
         if fencing_on and attempt.token < records.epoch.value:
             # The transition is a protected store: write the rejection through it so it is counted once.
             attempt.write(world, "acceptances", f"acceptance of {candidate.digest_id}")
-            return "rejected"
+            return Verdict.REJECTED
         instance = world.artifact_instance(candidate)
         problem = self._assess(world, attempt, candidate)
         if problem:
             world.lifecycles.move("artifact", instance, lc.ASSESSED_REFUSED, world.tick)
             world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {problem}", "refused")
-            return "refused"
+            return Verdict.REFUSED
         version = attempt.pin.name if attempt.pin is not None else None
         acceptance = Acceptance(
             digest_id=candidate.digest_id,
@@ -199,7 +199,7 @@ class Controller:
             tick=world.tick,
         )
         if not attempt.write(world, "acceptances", f"acceptance of {candidate.digest_id}", acceptance):
-            return "rejected"
+            return Verdict.REJECTED
         world.lifecycles.move("artifact", instance, lc.ASSESSED_RECORDED, world.tick)
         for_what = f"for {version}" if version else "with no version to name"
         world.emit(
@@ -209,7 +209,7 @@ class Controller:
             f"accepted {version or '(no version)'}",
             records=[("acceptances", len(records.acceptances.records) - 1)],
         )
-        return "accepted"
+        return Verdict.ACCEPTED
 
     def _assess(self, world: World, attempt: Attempt, candidate: Candidate) -> str:
         """The assessor (completeness and form) and, with pins on, the mechanical version check."""

@@ -9,6 +9,7 @@ feed never looks at owner tokens.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 
@@ -21,11 +22,17 @@ class Post:
     tick: int
 
 
+class Status(enum.StrEnum):
+    APPLIED = "applied"
+    REPEAT = "repeat"  # the stored answer, again
+    REJECTED = "rejected"  # a remembered key with other parameters
+
+
 @dataclass(frozen=True)
 class Answer:
     """What the feed says to a request."""
 
-    status: str  # "applied", "repeat" (the stored answer again) or "rejected"
+    status: Status
     post_number: int | None
     reason: str = ""
 
@@ -41,21 +48,19 @@ class Remembered:
 @dataclass
 class Feed:
     posts: list[Post] = field(default_factory=list)
+    # Keys in the order first seen (dicts keep insertion order), so snapshots list them deterministically.
     remembered: dict[str, Remembered] = field(default_factory=dict)
-    # Insertion order of keys, so snapshots list them deterministically.
-    key_order: list[str] = field(default_factory=list)
 
     def receive(self, key: str | None, params: tuple, attempt: int, tick: int) -> Answer:
         if key is not None:
             saved = self.remembered.get(key)
             if saved is not None:
                 if saved.params != params:
-                    return Answer("rejected", None, "different request for a remembered key")
-                return Answer("repeat", saved.answer.post_number)
+                    return Answer(Status.REJECTED, None, "different request for a remembered key")
+                return Answer(Status.REPEAT, saved.answer.post_number)
         post = Post(len(self.posts) + 1, params[0], key, attempt, tick)
         self.posts.append(post)
-        answer = Answer("applied", post.number)
+        answer = Answer(Status.APPLIED, post.number)
         if key is not None:
             self.remembered[key] = Remembered(key, params, answer, tick)
-            self.key_order.append(key)
         return answer

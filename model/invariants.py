@@ -10,6 +10,7 @@ and 4 read the same in v1 and v2, so a part computed from either counts for both
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,15 @@ MEANINGS: dict[str, str] = {
     "report version",
 }
 INVARIANT_IDS: tuple[str, ...] = tuple(MEANINGS)
+
+
+class Standing(enum.StrEnum):
+    """An invariant at a tick: held so far, or broken at or before it."""
+
+    HELD = "held"
+    BROKEN = "broken"
+
+
 FINISHED_MEANING = (
     "at the end, a digest built from the final report version is accepted and its announcement confirmed"
 )
@@ -104,7 +114,7 @@ class Checker:
                     "stale-write",
                     tick,
                     f"attempt #{stale.attempt}",
-                    ((stale.store, stale.index),),
+                    tuple((stale.store, index) for index in stale.indices),
                     f"the {stale.store} applied a write carrying token {stale.token} "
                     f"under epoch {stale.epoch}",
                 )

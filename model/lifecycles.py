@@ -15,6 +15,7 @@ them so that the page can show them as additions:
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 
@@ -69,9 +70,6 @@ class Machine:
         except KeyError:
             raise TransitionNotAllowed(self.name, instance, state, event) from None
 
-    def allows(self, state: str, event: str) -> bool:
-        return (state, event) in self._table  # type: ignore[attr-defined]
-
     def to_dict(self) -> dict:
         return {
             "name": self.name,
@@ -82,59 +80,96 @@ class Machine:
         }
 
 
-# Attempt events: the name of each event is what happened, in the article's words.
-DISPATCH = "dispatch"
-MISSED_HEARTBEATS = "missed heartbeats"
-WRITE_REJECTED = "write rejected"
-CANDIDATE_REFUSED = "candidate refused"
-POST_CONFIRMED = "post confirmed"
+class AttemptState(enum.StrEnum):
+    ADMITTED = "admitted"
+    RUNNING = "running"
+    UNKNOWN = "UNKNOWN"
+    FENCED = "fenced"
+    REFUSED = "refused"
+    DONE = "done"
 
+
+class ArtifactState(enum.StrEnum):
+    CANDIDATE = "candidate"
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+
+
+class EffectState(enum.StrEnum):
+    INTENT_RECORDED = "intent recorded"
+    UNCONFIRMED = "unconfirmed"
+    CONFIRMED = "confirmed"
+
+
+class Happening(enum.StrEnum):
+    """The events that move the machines, named for what happened, in the article's words."""
+
+    DISPATCH = "dispatch"
+    MISSED_HEARTBEATS = "missed heartbeats"
+    WRITE_REJECTED = "write rejected"
+    CANDIDATE_REFUSED = "candidate refused"
+    POST_CONFIRMED = "post confirmed"
+    ASSESSED_RECORDED = "assessed, recorded"
+    ASSESSED_REFUSED = "assessed, refused"
+    INPUT_SUPERSEDED = "input superseded"
+    SENT = "sent"
+    RECEIVER_ANSWERS = "receiver answers"
+
+
+# Short names, as the actors use them.
+DISPATCH = Happening.DISPATCH
+MISSED_HEARTBEATS = Happening.MISSED_HEARTBEATS
+WRITE_REJECTED = Happening.WRITE_REJECTED
+CANDIDATE_REFUSED = Happening.CANDIDATE_REFUSED
+POST_CONFIRMED = Happening.POST_CONFIRMED
+ASSESSED_RECORDED = Happening.ASSESSED_RECORDED
+ASSESSED_REFUSED = Happening.ASSESSED_REFUSED
+INPUT_SUPERSEDED = Happening.INPUT_SUPERSEDED
+SENT = Happening.SENT
+RECEIVER_ANSWERS = Happening.RECEIVER_ANSWERS
+
+A = AttemptState
 ATTEMPT = Machine(
     name="attempt",
     question="Is this worker allowed to act?",
-    initial="admitted",
-    states=("admitted", "running", "UNKNOWN", "fenced", "refused", "done"),
+    initial=A.ADMITTED,
+    states=tuple(A),
     transitions=(
-        Transition("admitted", DISPATCH, "running"),
-        Transition("running", MISSED_HEARTBEATS, "UNKNOWN", "never success, never failure"),
-        Transition("running", WRITE_REJECTED, "fenced", "stale token; may still be alive"),
-        Transition("UNKNOWN", WRITE_REJECTED, "fenced", "stale token; may still be alive"),
-        Transition("running", CANDIDATE_REFUSED, "refused"),
-        Transition("running", POST_CONFIRMED, "done"),
-        Transition(
-            "UNKNOWN", CANDIDATE_REFUSED, "refused", "a suspected attempt, unfenced, refused", True
-        ),
-        Transition("UNKNOWN", POST_CONFIRMED, "done", "a suspected attempt, unfenced, posted", True),
+        Transition(A.ADMITTED, DISPATCH, A.RUNNING),
+        Transition(A.RUNNING, MISSED_HEARTBEATS, A.UNKNOWN, "never success, never failure"),
+        Transition(A.RUNNING, WRITE_REJECTED, A.FENCED, "stale token; may still be alive"),
+        Transition(A.UNKNOWN, WRITE_REJECTED, A.FENCED, "stale token; may still be alive"),
+        Transition(A.RUNNING, CANDIDATE_REFUSED, A.REFUSED),
+        Transition(A.RUNNING, POST_CONFIRMED, A.DONE),
+        Transition(A.UNKNOWN, CANDIDATE_REFUSED, A.REFUSED, "a suspected attempt, unfenced, refused", True),
+        Transition(A.UNKNOWN, POST_CONFIRMED, A.DONE, "a suspected attempt, unfenced, posted", True),
     ),
 )
-
-ASSESSED_RECORDED = "assessed, recorded"
-ASSESSED_REFUSED = "assessed, refused"
-INPUT_SUPERSEDED = "input superseded"
 
 ARTIFACT = Machine(
     name="artifact",
     question="What is the status of this output?",
-    initial="candidate",
-    states=("candidate", "accepted", "refused"),
+    initial=ArtifactState.CANDIDATE,
+    states=tuple(ArtifactState),
     transitions=(
-        Transition("candidate", ASSESSED_RECORDED, "accepted", "for a named version and contract"),
-        Transition("candidate", ASSESSED_REFUSED, "refused"),
-        Transition("accepted", INPUT_SUPERSEDED, "accepted", "history; not dependable for latest"),
+        Transition(
+            ArtifactState.CANDIDATE, ASSESSED_RECORDED, ArtifactState.ACCEPTED, "for a named version and contract"
+        ),
+        Transition(ArtifactState.CANDIDATE, ASSESSED_REFUSED, ArtifactState.REFUSED),
+        Transition(
+            ArtifactState.ACCEPTED, INPUT_SUPERSEDED, ArtifactState.ACCEPTED, "history; not dependable for latest"
+        ),
     ),
 )
-
-SENT = "sent"
-RECEIVER_ANSWERS = "receiver answers"
 
 EFFECT = Machine(
     name="effect",
     question="Did the outside world change?",
-    initial="intent recorded",
-    states=("intent recorded", "unconfirmed", "confirmed"),
+    initial=EffectState.INTENT_RECORDED,
+    states=tuple(EffectState),
     transitions=(
-        Transition("intent recorded", SENT, "unconfirmed"),
-        Transition("unconfirmed", RECEIVER_ANSWERS, "confirmed"),
+        Transition(EffectState.INTENT_RECORDED, SENT, EffectState.UNCONFIRMED),
+        Transition(EffectState.UNCONFIRMED, RECEIVER_ANSWERS, EffectState.CONFIRMED),
     ),
 )
 
@@ -142,4 +177,4 @@ MACHINES = (ATTEMPT, ARTIFACT, EFFECT)
 MACHINE_BY_NAME = {m.name: m for m in MACHINES}
 
 #: Attempt states in which the attempt takes no more steps (a fenced one may still be alive).
-ATTEMPT_ENDED = frozenset({"fenced", "refused", "done"})
+ATTEMPT_ENDED = frozenset({A.FENCED, A.REFUSED, A.DONE})

@@ -53,9 +53,6 @@ class Newsletter:
             return NewsletterRule.ANY_ACCEPTED
         return rule
 
-    def waiting(self, world: World) -> bool:
-        return self.start is None and world.tick >= READY_AT
-
     def act(self, world: World) -> None:
         if self.start is not None or world.tick < READY_AT:
             return

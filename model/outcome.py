@@ -4,74 +4,88 @@ Where SPEC.md is silent:
 
 - ``first_accepted_current_at``: the first tick an acceptance was recorded for a digest built entirely
   from the final report version.
-- ``announcement_confirmed_at``: the first tick the announcement of such an accepted digest was
-  confirmed (its acknowledgement recorded).
+- ``announcement_confirmed_at``: the first tick the announcement of such an accepted digest (one built
+  from the final version) was confirmed, its acknowledgement recorded. An announcement of a digest built
+  from a superseded input may be confirmed and still not count here.
 - ``announcements``: the distinct announcements the feed shows; ``duplicate_posts``: posts beyond one per
   announcement.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from .invariants import built_from
+from .records import EffectKind
+from .report import SECTIONS
 
 if TYPE_CHECKING:
-    from .simulation import Run
+    from .simulation import World
 
-OUTCOME_KEYS = (
-    "model_calls",
-    "calls_by_attempt",
-    "steps_restored",
-    "stale_writes_rejected",
-    "stale_writes_applied",
-    "posts_applied",
-    "duplicate_posts",
-    "announcements",
-    "first_accepted_current_at",
-    "newsletter_started_at",
-    "newsletter_quote",
-    "announcement_confirmed_at",
-    "invariants_broken",
-    "finished",
-    "wrong_digest_accepted",
-    "newsletter_used_wrong",
-)
-MINIMUM_CALLS = 4  # one model call per section
+#: The fewest model calls the work can take: one per section.
+MINIMUM_CALLS = len(SECTIONS)
 
 
-def outcome_of(run: Run) -> dict:
-    world = run.world
+@dataclass(frozen=True)
+class Outcome:
+    """The figures of one run. Field order is the JSON key order (``to_dict``)."""
+
+    model_calls: int
+    calls_by_attempt: dict[str, int]
+    steps_restored: int
+    stale_writes_rejected: int  # writes a protected store refused
+    stale_writes_applied: int  # writes a protected store applied with an old token (fencing off)
+    posts_applied: int
+    duplicate_posts: int
+    announcements: int
+    first_accepted_current_at: int | None
+    newsletter_started_at: int | None
+    newsletter_quote: str | None
+    announcement_confirmed_at: int | None  # of a digest built from the final version
+    invariants_broken: list[str]
+    finished: bool
+    wrong_digest_accepted: bool
+    newsletter_used_wrong: bool
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+OUTCOME_KEYS: tuple[str, ...] = tuple(Outcome.__dataclass_fields__)
+
+
+def outcome_of(world: World) -> Outcome:
     final = world.report
     records = world.records
     current_digests = {
         a.digest_id for a in records.acceptances.records if built_from(world.candidate_of(a), final)
     }
-    accepted_at = [
-        a.tick for a in records.acceptances.records if a.digest_id in current_digests
-    ]
+    accepted_at = [a.tick for a in records.acceptances.records if a.digest_id in current_digests]
     confirmed_at = [
-        r.tick for r in records.effects.records if r.kind == "ack" and r.announcement in current_digests
+        r.tick
+        for r in records.effects.records
+        if r.kind is EffectKind.ACK and r.announcement in current_digests
     ]
     posts = world.feed.posts
     distinct = len({p.announcement for p in posts})
     broken = world.checker.broken()
     start = world.newsletter.start
-    return {
-        "model_calls": world.calls,
-        "calls_by_attempt": {str(a.number): a.calls for a in world.attempts},
-        "steps_restored": world.restored,
-        "stale_writes_rejected": world.stale_rejected,
-        "stale_writes_applied": len(world.stale_applied),
-        "posts_applied": len(posts),
-        "duplicate_posts": len(posts) - distinct,
-        "announcements": distinct,
-        "first_accepted_current_at": min(accepted_at) if accepted_at else None,
-        "newsletter_started_at": start.tick if start else None,
-        "newsletter_quote": start.quote if start else None,
-        "announcement_confirmed_at": min(confirmed_at) if confirmed_at else None,
-        "invariants_broken": broken,
-        "finished": bool(current_digests and confirmed_at),
-        "wrong_digest_accepted": "superseded-accepted" in broken,
-        "newsletter_used_wrong": "dependant-misled" in broken,
-    }
+    return Outcome(
+        model_calls=world.calls,
+        calls_by_attempt={str(a.number): a.calls for a in world.attempts},
+        steps_restored=world.restored,
+        stale_writes_rejected=world.stale_rejected,
+        stale_writes_applied=len(world.stale_applied),
+        posts_applied=len(posts),
+        duplicate_posts=len(posts) - distinct,
+        announcements=distinct,
+        first_accepted_current_at=min(accepted_at) if accepted_at else None,
+        newsletter_started_at=start.tick if start else None,
+        newsletter_quote=start.quote if start else None,
+        announcement_confirmed_at=min(confirmed_at) if confirmed_at else None,
+        invariants_broken=broken,
+        finished=bool(current_digests and confirmed_at),
+        wrong_digest_accepted="superseded-accepted" in broken,
+        newsletter_used_wrong="dependant-misled" in broken,
+    )

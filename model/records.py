@@ -17,8 +17,22 @@ Choices where SPEC.md is silent:
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
+
+
+class Purpose(enum.StrEnum):
+    """Why the controller admitted an attempt."""
+
+    BUILD = "build"
+    REBUILD = "rebuild"  # after a correction, for the new version
+    FINISH_EFFECT = "finish-effect"  # the digest is accepted; only its announcement is left
+
+
+class EffectKind(enum.StrEnum):
+    INTENT = "intent"
+    ACK = "ack"
 
 
 @dataclass
@@ -37,7 +51,7 @@ class Admission:
     token: int
     pin: str | None  # version name ("v1"), None with pins off
     pin_hash: str | None
-    purpose: str  # "build", "finish-effect" or "rebuild"
+    purpose: Purpose
     tick: int
 
 
@@ -99,12 +113,20 @@ class Acceptance:
     tick: int
 
 
+class Verdict(enum.StrEnum):
+    """The acceptance transition's answer to a request."""
+
+    ACCEPTED = "accepted"
+    REFUSED = "refused"  # by the assessor or the version check
+    REJECTED = "rejected"  # the owner token is stale (fencing on): not a judgement at all
+
+
 @dataclass(frozen=True)
 class EffectRecord:
     """Intent to post, or the acknowledgement of a post, for one announcement (of one accepted digest)."""
 
     announcement: str  # the accepted digest's id
-    kind: str  # "intent" or "ack"
+    kind: EffectKind
     key: str | None
     attempt: int
     token: int
@@ -171,7 +193,7 @@ class Records:
 
     def confirmed(self, announcement: str) -> bool:
         return any(
-            r.kind == "ack" and r.announcement == announcement for r in self.effects.records
+            r.kind is EffectKind.ACK and r.announcement == announcement for r in self.effects.records
         )
 
     def pending_intent(self, announcement: str) -> EffectRecord | None:
@@ -179,6 +201,6 @@ class Records:
         if self.confirmed(announcement):
             return None
         for record in reversed(self.effects.records):
-            if record.announcement == announcement and record.kind == "intent":
+            if record.announcement == announcement and record.kind is EffectKind.INTENT:
                 return record
         return None

@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from . import lifecycles as lc
 from .attempt import FOREVER, Attempt
 from .controller import FIRST_TOKEN, Controller
-from .feed import Answer, Feed
+from .feed import Answer, Feed, Status
 from .invariants import Checker
 from .newsletter import READY_AT, Newsletter
+from .outcome import Outcome, outcome_of
 from .records import Candidate, Records, WriteResult
 from .report import V1, V2
 from .switches import Change, Fencing, Poster, Silent, Switches
+from .trace import Frames
 
 SILENT_ATTEMPT, SILENT_STEP = 1, "s3"  # attempt #1 goes silent as it starts s3 (at t3 in every run)
 WAKE_AT = 8
@@ -36,10 +38,14 @@ BOUND = 40
 
 @dataclass(frozen=True)
 class StaleWrite:
+    """One write a protected store applied although its token was older than the epoch (fencing off).
+
+    A write is one store operation: an end-only journal batch is one stale write of several records."""
+
     tick: int
     attempt: int
     store: str
-    index: int
+    indices: tuple[int, ...]  # the records it added
     token: int
     epoch: int
 
@@ -103,10 +109,9 @@ class Lifecycles:
 class World:
     switches: Switches
     recording: bool = True
+    restore: bool = True  # False: a successor restores nothing (the from-scratch counterfactual)
     tick: int = 0
     report: object = V1
-    calls: int = 0
-    restored: int = 0
     stale_rejected: int = 0
     stale_applied: list[StaleWrite] = field(default_factory=list)
     first_poster: int | None = None
@@ -121,6 +126,16 @@ class World:
         self.lifecycles = Lifecycles(self.recording)
         self.checker = Checker()
         self.correction_at = CORRECTION_AT[self.switches.change]
+
+    @property
+    def calls(self) -> int:
+        """Model calls made so far, by every attempt."""
+        return sum(a.calls for a in self.attempts)
+
+    @property
+    def restored(self) -> int:
+        """Steps restored from the journal so far, by every attempt."""
+        return sum(a.restored for a in self.attempts)
 
     # --- what actors tell the world ----------------------------------------------------------------
 
@@ -153,8 +168,8 @@ class World:
         if not result.applied:
             self.stale_rejected += 1
         elif result.stale:
-            for _, index in where:
-                self.stale_applied.append(StaleWrite(self.tick, attempt.number, store, index, attempt.token, epoch))
+            indices = tuple(index for _, index in where)
+            self.stale_applied.append(StaleWrite(self.tick, attempt.number, store, indices, attempt.token, epoch))
         if not self.recording:
             return
         if not result.applied:
@@ -170,11 +185,11 @@ class World:
     def emit_feed(self, attempt: Attempt, announcement: str, key, answer: Answer, resend: bool) -> None:
         key_text = f"key {key}" if key else "no key"
         verb = "resends" if resend else "posts"
-        if answer.status == "applied":
+        if answer.status is Status.APPLIED:
             text = f"applies post {answer.post_number} from {attempt.name} ({verb}, {key_text})"
             label = f"post {answer.post_number}"
             where = (("feed_posts", answer.post_number - 1),)
-        elif answer.status == "repeat":
+        elif answer.status is Status.REPEAT:
             text = f"returns its stored answer to {attempt.name} ({key_text}): post {answer.post_number}"
             label = "stored answer"
             where = ()
@@ -195,13 +210,13 @@ class World:
         for candidate in self.records.candidates.records:
             if candidate.digest_id == acceptance.digest_id and candidate.attempt == acceptance.attempt:
                 return candidate
-        raise LookupError(acceptance)
+        raise LookupError(f"no candidate {acceptance.digest_id} by #{acceptance.attempt} for this acceptance")
 
     def candidate_by_digest(self, digest_id: str) -> Candidate:
         for candidate in reversed(self.records.candidates.records):
             if candidate.digest_id == digest_id:
                 return candidate
-        raise LookupError(digest_id)
+        raise LookupError(f"no candidate with digest {digest_id}")
 
     # --- the tick protocol -------------------------------------------------------------------------
 
@@ -250,17 +265,17 @@ class Run:
     frames: list[dict]
     end_tick: int
 
-    def outcome(self):
-        from .outcome import outcome_of
-
-        return outcome_of(self)
+    def outcome(self) -> Outcome:
+        return outcome_of(self.world)
 
 
-def run(switches: Switches | None = None, recording: bool = True) -> Run:
-    """Simulate one combination of the switches from t0 to its end."""
-    from .trace import Frames  # the frame builder lives with the JSON shape it produces
+def run(switches: Switches | None = None, recording: bool = True, restore: bool = True) -> Run:
+    """Simulate one combination of the switches from t0 to its end.
 
-    world = World(switches or Switches(), recording)
+    ``recording=False`` keeps no frames and no event texts (for sweeps). ``restore=False`` is a
+    counterfactual outside the switches: every successor recomputes every section instead of restoring
+    any from the journal (the article's "rebuilding everything would have cost 4")."""
+    world = World(switches or Switches(), recording, restore)
     frames: list[dict] = []
     snapshot = Frames(world) if recording else None
     for tick in range(BOUND + 1):

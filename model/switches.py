@@ -3,6 +3,12 @@
 Each switch is an Enum whose values are exactly the ids the article and SPEC.md use. The first member of
 every Enum is the main trace's value, so ``Switches()`` *is* the main trace.
 
+Each setting's role is declared once, in ``SETTINGS``: an *event* (what happens to the work), a
+*protection* (what the system does about it) or *advanced*. Everything that groups settings (the app's
+panels, the 864 matrix's axes, ``event_combinations``, ``protected_counterpart``) derives from it, so a
+new switch is a new Enum, a row in ``SETTINGS``, a field of ``Switches`` and a section in
+``content/switches.md``, and nothing else.
+
 The order of all 864 combinations is fixed and documented: ``itertools.product`` over the switches in the
 order of ``SWITCH_IDS`` (the order of SPEC.md section 2), each Enum in its declared order. The first
 combination is the main trace; the last switch (``post_key``) varies fastest.
@@ -86,21 +92,49 @@ class SwitchError(ValueError):
     """A switch id or value that does not exist; the message names the allowed ones."""
 
 
+class Role(enum.StrEnum):
+    """What a setting is, in the article's terms."""
+
+    EVENT = "event"  # what happens to the work: the schedule of the story
+    PROTECTION = "protection"  # what the system writes down and checks
+    ADVANCED = "advanced"  # outside the eight switches (and the 864)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its id, its values, its role and a short label for tight places (axes, chips)."""
+
+    id: str
+    values: type[enum.Enum]
+    role: Role
+    short: str
+
+
+#: Every setting, in SPEC.md order (which fixes the order of the 864); within a role, this is also the
+#: order in which a page shows them.
+SETTINGS: tuple[Setting, ...] = (
+    Setting("silent", Silent, Role.EVENT, "silent worker"),
+    Setting("fencing", Fencing, Role.PROTECTION, "fencing"),
+    Setting("checkpoints", Checkpoints, Role.PROTECTION, "checkpoints"),
+    Setting("change", Change, Role.EVENT, "input change"),
+    Setting("pins", Pins, Role.PROTECTION, "version pins"),
+    Setting("newsletter", NewsletterRule, Role.PROTECTION, "newsletter rule"),
+    Setting("poster", Poster, Role.EVENT, "posting worker"),
+    Setting("post_key", PostKey, Role.PROTECTION, "post key"),
+    Setting("unversioned", Unversioned, Role.ADVANCED, "unversioned records"),
+)
+SETTING_BY_ID: dict[str, Setting] = {s.id: s for s in SETTINGS}
+
+
+def ids_of(role: Role) -> tuple[str, ...]:
+    """The ids of the settings with this role, in declared order."""
+    return tuple(s.id for s in SETTINGS if s.role is role)
+
+
 #: The eight switch ids in SPEC.md order, each with its Enum.
-SWITCHES: dict[str, type[enum.Enum]] = {
-    "silent": Silent,
-    "fencing": Fencing,
-    "checkpoints": Checkpoints,
-    "change": Change,
-    "pins": Pins,
-    "newsletter": NewsletterRule,
-    "poster": Poster,
-    "post_key": PostKey,
-}
+SWITCHES: dict[str, type[enum.Enum]] = {s.id: s.values for s in SETTINGS if s.role is not Role.ADVANCED}
 SWITCH_IDS: tuple[str, ...] = tuple(SWITCHES)
-#: The advanced setting that lies outside the eight.
-ADVANCED: dict[str, type[enum.Enum]] = {"unversioned": Unversioned}
-ALL_SETTINGS: dict[str, type[enum.Enum]] = {**SWITCHES, **ADVANCED}
+ALL_SETTINGS: dict[str, type[enum.Enum]] = {s.id: s.values for s in SETTINGS}
 
 
 def allowed_values(setting_id: str) -> tuple[str, ...]:
@@ -177,6 +211,9 @@ class Switches:
         }
 
 
+if tuple(f.name for f in fields(Switches)) != tuple(ALL_SETTINGS):  # a setting added in one place only
+    raise AssertionError("Switches' fields and SETTINGS must name the same settings in the same order")
+
 MAIN_TRACE = Switches()
 
 
@@ -184,14 +221,16 @@ def all_switches(unversioned: Unversioned | str = Unversioned.FAIL_OPEN) -> Iter
     """Every one of the 2·2·2·3·2·3·2·3 = 864 combinations, in the documented order."""
     unversioned = parse_value("unversioned", unversioned)
     for values in itertools.product(*(list(e) for e in SWITCHES.values())):
-        yield Switches(*values, unversioned=unversioned)
-
-
-#: The switches that are events (what happens), not protections.
-EVENT_IDS = ("silent", "change", "poster")
+        yield Switches(**dict(zip(SWITCH_IDS, values, strict=True)), unversioned=unversioned)
 
 
 def event_combinations(base: Switches = MAIN_TRACE) -> Iterator[Switches]:
     """The 2·3·2 = 12 event combinations with the protections of ``base``, in declared order."""
-    for silent, change, poster in itertools.product(Silent, Change, Poster):
-        yield base.replace(silent=silent, change=change, poster=poster)
+    events = ids_of(Role.EVENT)
+    for values in itertools.product(*(list(ALL_SETTINGS[k]) for k in events)):
+        yield base.replace(**dict(zip(events, values, strict=True)))
+
+
+def protected_counterpart(switches: Switches) -> Switches:
+    """The same events with every protection (and the advanced setting) at its default: all on."""
+    return Switches(**{k: getattr(switches, k) for k in ids_of(Role.EVENT)})

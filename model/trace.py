@@ -12,7 +12,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from . import lifecycles as lc
-from .invariants import FINISHED_MEANING, INVARIANT_IDS, MEANINGS
+from .invariants import FINISHED_MEANING, INVARIANT_IDS, MEANINGS, Standing
+from .newsletter import READY_AT
 from .records import PROTECTED_STORES
 from .report import SECTIONS, VERSIONS, VERSIONS_WITH_TEXT, WORK_IDENTITY, revenue_figure, short
 from .switches import ALL_SETTINGS, SwitchError, Switches
@@ -22,6 +23,13 @@ if TYPE_CHECKING:
 
 FORMAT = "durable-work-trace/1"
 RECORD_KINDS = ("admissions", *PROTECTED_STORES, "feed_posts", "feed_keys")
+
+#: Event kinds that echo what the acting attempt already said (a store confirming a write it applied):
+#: a table of what happened leaves them out.
+ECHO_KINDS = frozenset({"write"})
+#: Bookkeeping event kinds (a dispatch, a plan to redo): said in full in the text, too small to earn a
+#: label of their own in a picture.
+MINOR_KINDS = frozenset({"dispatch", "plan"})
 
 
 class TraceError(ValueError):
@@ -114,7 +122,7 @@ def _sources(world: World) -> dict[str, list]:
         "acceptances": world.records.acceptances.records,
         "effects": world.records.effects.records,
         "feed_posts": world.feed.posts,
-        "feed_keys": [world.feed.remembered[k] for k in world.feed.key_order],
+        "feed_keys": list(world.feed.remembered.values()),
     }
 
 
@@ -190,7 +198,7 @@ def frame_of(world: World, records: dict, moves: list) -> dict:
         ],
         "records": records,
         "newsletter": {
-            "ready": tick >= 12,
+            "ready": tick >= READY_AT,
             "started_at": start.tick if start else None,
             "digest": start.digest_id if start else None,
             "quote": start.quote if start else None,
@@ -206,7 +214,8 @@ def frame_of(world: World, records: dict, moves: list) -> dict:
             "posts_applied": len(world.feed.posts),
         },
         "invariants": {
-            i: ("broken" if i in breaches and breaches[i] <= tick else "held") for i in INVARIANT_IDS
+            i: (Standing.BROKEN if i in breaches and breaches[i] <= tick else Standing.HELD)
+            for i in INVARIANT_IDS
         },
     }
 
@@ -330,7 +339,7 @@ def validate(data: Any) -> dict:
             if not isinstance(frame["records"].get(kind), list):
                 raise TraceError(f"{where}.records.{kind}: expected a list")
         for inv in INVARIANT_IDS:
-            if frame["invariants"].get(inv) not in ("held", "broken"):
+            if frame["invariants"].get(inv) not in tuple(Standing):
                 raise TraceError(f"{where}.invariants.{inv}: expected 'held' or 'broken'")
     if data["end_tick"] != len(ticks) - 1:
         raise TraceError(f"trace.end_tick: expected {len(ticks) - 1}, got {data['end_tick']}")

@@ -46,14 +46,18 @@ def test_compare_json():
 @pytest.mark.parametrize(
     "args,words",
     [
-        (["trace", "--fencing", "maybe"], ["--fencing", "'on'", "'off'"]),
+        (["trace", "--fencing", "maybe"], ["--fencing", "on, off", "'maybe'"]),
         (["trace", "--post-key", "random"], ["per-operation", "per-attempt", "none"]),
         (["trace", "--colour", "red"], ["unrecognized arguments"]),
         (["sweep", "--unversioned", "x"], ["fail-open", "fail-closed"]),
         (["sweep", "--json", "--csv"], ["not allowed with"]),
         (["explode"], ["invalid choice", "trace", "sweep", "compare"]),
         ([], ["required"]),
-        (["bench", "--repeat", "0"], ["at least 1"]),
+        (["bench", "--repeat", "0"], ["from 1 to 1000"]),
+        (["bench", "--repeat", "10000000"], ["from 1 to 1000"]),
+        (["bench", "--repeat", "²"], ["from 1 to 1000"]),
+        (["trace", "--fen", "off"], ["unrecognized arguments: --fen"]),
+        (["trace", "--fencing", "x" * 5000], ["(and 4940 more characters)"]),
     ],
 )
 def test_bad_input_exits_2_naming_the_allowed_values(args, words):
@@ -62,3 +66,23 @@ def test_bad_input_exits_2_naming_the_allowed_values(args, words):
     assert "Traceback" not in done.stderr
     for word in words:
         assert word in done.stderr
+
+
+def test_bad_values_are_quoted_short():
+    done = cli("trace", "--pins", "y" * 5000)
+    assert done.returncode == 2 and "y" * 61 not in done.stderr
+
+
+def test_a_reader_closing_the_pipe_ends_quietly():
+    shell = f"{sys.executable} -m model sweep --json | head -c1"
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", shell], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout == "["
+    assert done.stderr == "" and done.returncode == 0
+
+
+def test_a_write_error_is_a_message_not_a_traceback():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "model", "sweep", "--json"], cwd=ROOT, stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "cannot write the output" in done.stderr and "Traceback" not in done.stderr

@@ -8,7 +8,7 @@ from model.switches import event_combinations
 
 
 def outcome(**switches):
-    return run(Switches(**switches), recording=False).outcome()
+    return run(Switches(**switches), recording=False).outcome().to_dict()
 
 
 def test_end_only_redoes_all_four_and_woken_attempt_spends_one_more_call():
@@ -37,7 +37,7 @@ def test_accepted_then_superseded():
 def test_accepted_then_superseded_with_relaxed_rules_quotes_old_figure():
     for rule in ("any-accepted", "latest-finished"):
         r = run(Switches(change="after-acceptance", newsletter=rule))
-        o = r.outcome()
+        o = r.outcome().to_dict()
         assert o["newsletter_started_at"] == 12 and o["newsletter_quote"] == "4.1 million"
         assert r.frames[12]["report"] == "v2"  # while the report says 4.7 million
         assert "dependant-misled" in o["invariants_broken"]
@@ -59,12 +59,12 @@ def test_version_checks_off_fail_closed_waits_but_wrong_digest_still_accepted():
 
 def test_fencing_and_pins_guard_different_things():
     for s in event_combinations(Switches(fencing="off")):
-        o = run(s, recording=False).outcome()
+        o = run(s, recording=False).outcome().to_dict()
         assert not o["wrong_digest_accepted"], s
-    polluted = [run(s, recording=False).outcome()["stale_writes_applied"] for s in event_combinations(Switches(fencing="off"))]
+    polluted = [run(s, recording=False).outcome().to_dict()["stale_writes_applied"] for s in event_combinations(Switches(fencing="off"))]
     assert any(polluted)
     for s in event_combinations(Switches(pins="off")):
-        assert run(s, recording=False).outcome()["stale_writes_applied"] == 0, s
+        assert run(s, recording=False).outcome().to_dict()["stale_writes_applied"] == 0, s
     assert outcome(pins="off")["wrong_digest_accepted"]
 
 
@@ -72,7 +72,7 @@ def test_all_protections_every_event_both_checkpoint_modes_hold_and_finish():
     runs = 0
     for checkpoints in ("every-step", "end-only"):
         for s in event_combinations(Switches(checkpoints=checkpoints)):
-            o = run(s, recording=False).outcome()
+            o = run(s, recording=False).outcome().to_dict()
             assert o["invariants_broken"] == [] and o["finished"], s
             runs += 1
     assert runs == 24

@@ -119,7 +119,7 @@ def test_t14_resend_gets_stored_answer_and_is_confirmed(main):
 
 
 def test_outcome_is_the_spec_outcome(main):
-    assert main.outcome() == {
+    assert main.outcome().to_dict() == {
         "model_calls": 6,
         "calls_by_attempt": {"1": 3, "2": 3, "3": 0},
         "steps_restored": 1,

@@ -21,7 +21,7 @@ def test_same_switches_give_byte_identical_json_and_it_round_trips(switches):
 
 def test_cli_shaped_json_loads_too():
     r = run(Switches())
-    text = dumps({"switches": r.switches.to_dict(), "trace": trace_dict(r), "outcome": r.outcome()})
+    text = dumps({"switches": r.switches.to_dict(), "trace": trace_dict(r), "outcome": r.outcome().to_dict()})
     assert load_trace(text)["end_tick"] == 14
 
 
