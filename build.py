@@ -23,9 +23,9 @@ Everything is built offline from the checkout; ``./dev build`` installs what is 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -33,6 +33,18 @@ import sys
 import tempfile
 from html import escape
 from pathlib import Path
+
+from panel.io.convert import PYODIDE_VERSION as PANEL_PYODIDE
+
+from app.content import engine_results, heading, markdown_html, text
+from app.palette import css_variables
+from app.render.engines import engines_html
+from app.render.lifecycles import lifecycle_svg
+from app.render.outcome import badges_html, outcome_html
+from app.render.text import events_table_html
+from app.render.timeline import timeline_svg
+from model import Switches, run, trace_dict
+from model.analyses import fingerprint, sweep, sweep_summary
 
 ROOT = Path(__file__).resolve().parent
 TOOLS = ROOT / ".tools"
@@ -42,15 +54,12 @@ PYODIDE_CORE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_st
 # Wheels built here carry this timestamp, so the same sources give the same bytes.
 SOURCE_DATE_EPOCH = "1767225600"  # 2026-01-01
 
-sys.path.insert(0, str(ROOT))
-
 
 class BuildError(RuntimeError):
     pass
 
 
 def page_title() -> str:
-    from app.content import heading
 
     return heading("page-title")
 
@@ -67,9 +76,8 @@ def sh(*command: str | Path, cwd: Path | None = None) -> None:
 
 
 def panel_pyodide_version() -> str:
-    from panel.io.convert import PYODIDE_VERSION as pinned
 
-    return pinned.lstrip("v")
+    return PANEL_PYODIDE.lstrip("v")
 
 
 def ensure_npm_pyodide() -> Path:
@@ -187,32 +195,23 @@ def convert_app(site: Path, wheels: list[Path], pwa: bool) -> Path:
 # --- pages -----------------------------------------------------------------------------------------
 
 
-def md_html(markdown: str) -> str:
-    from app.content import markdown_html
-
-    return markdown_html(markdown)
-
-
 def main_trace_parts() -> dict[str, str]:
     """The main trace, rendered by the model and the app's pure renderers (no Panel)."""
-    from app import render
-    from app.content import heading, text, titles
-    from model import Switches, run, trace_dict
 
     result = run(Switches())
-    trace, outcome = trace_dict(result), result.outcome()
+    trace, outcome = trace_dict(result), result.outcome().to_dict()
     end = trace["end_tick"]
     frame = trace["ticks"][end]
     return {
-        "intro": md_html(text("captions", "intro")),
-        "preset": md_html(text("presets", "main")),
+        "intro": markdown_html(text("captions", "intro")),
+        "preset": markdown_html(text("presets", "main")),
         "timeline_caption": escape(text("captions", "timeline")),
-        "timeline": render.timeline_svg(trace, end),
+        "timeline": timeline_svg(trace, end),
         "lifecycles_caption": escape(text("captions", "lifecycles")),
-        "lifecycles": "".join(render.lifecycle_svg(m, frame) for m in trace["machines"]),
-        "badges": render.badges_html(trace, end, titles("invariants"), outcome),
-        "outcome": render.outcome_html(outcome, trace, end),
-        "text": render.events_table_html(trace, end, f"The main trace, t0 to t{end}"),
+        "lifecycles": "".join(lifecycle_svg(m, frame) for m in trace["machines"]),
+        "badges": badges_html(trace, end, outcome),
+        "outcome": outcome_html(outcome, trace, end),
+        "text": events_table_html(trace, end, f"The main trace, t0 to t{end}"),
         "loading": escape(text("captions", "loading")),
         **{f"h_{k}": escape(heading(k)) for k in ("title", "timeline", "invariants", "outcome", "lifecycles", "text")},
         "end": str(end),
@@ -225,6 +224,7 @@ PAGE = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
+<link rel="stylesheet" href="static/palette.css">
 <link rel="stylesheet" href="static/site.css">
 <link rel="stylesheet" href="static/diagrams.css">
 </head>
@@ -276,12 +276,11 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
 
 
 def selfcheck_body(expected: dict) -> str:
-    from app.content import heading, text
 
     intro = text("captions", "selfcheck").format(pyodide=PYODIDE_VERSION, runs=expected["runs"], python=expected["python"])
     return f"""
 <header><h1>{escape(heading("selfcheck"))}</h1>
-<div class="intro">{md_html(intro)}</div>
+<div class="intro">{markdown_html(intro)}</div>
 <nav><a href="index.html">Back to the explainer</a></nav></header>
 <main>
 <div id="selfcheck-status" class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> Loading Python…</div>
@@ -300,38 +299,24 @@ def selfcheck_body(expected: dict) -> str:
 
 
 def engines_body() -> str:
-    from app import render
-    from app.content import engine_results, heading, text
 
     results = engine_results()
-    table = render.engines_html(results) if results else "<p>No engine results are recorded.</p>"
+    table = engines_html(results) if results else "<p>No engine results are recorded.</p>"
     return (
         f'<header><h1>{escape(heading("engines"))}</h1>'
-        f'<div class="intro">{md_html(text("captions", "engines"))}</div>'
+        f'<div class="intro">{markdown_html(text("captions", "engines"))}</div>'
         '<nav><a href="index.html">Back to the explainer</a></nav></header>'
         f"<main>{table}</main>"
     )
 
 
 def selfcheck_expected() -> dict:
-    import platform
 
-    from model import Switches, dumps, run, trace_dict
-    from model.analyses import digest, sweep, sweep_summary
 
-    rows = sweep()
-    main = dumps(trace_dict(run(Switches())))
-    return {
-        "runs": len(rows),
-        "sweep_digest": digest(rows),
-        "main_trace_digest": hashlib.sha256(main.encode("ascii")).hexdigest(),
-        "summary": sweep_summary(rows),
-        "python": platform.python_version(),
-    }
+    return {**fingerprint(), "summary": sweep_summary(sweep()), "python": platform.python_version()}
 
 
 def write_pages(site: Path) -> None:
-    from app.content import heading
 
     parts = main_trace_parts()
     (site / "index.html").write_text(page(page_title(), index_body(parts, compact=False)), encoding="utf-8")
@@ -342,6 +327,8 @@ def write_pages(site: Path) -> None:
     (site / "selfcheck.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
     shutil.copytree(ROOT / "static", site / "static")
     shutil.copy2(ROOT / "app" / "diagrams.css", site / "static" / "diagrams.css")  # the app's own picture styles
+
+    (site / "static" / "palette.css").write_text(css_variables(), encoding="utf-8")
 
 
 def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:

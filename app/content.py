@@ -6,13 +6,17 @@ static build makes for Pyodide they are packaged inside ``app/content``.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
+from html import escape
 from pathlib import Path
+
+from markdown_it import MarkdownIt
 
 _HERE = Path(__file__).resolve().parent
 _PLACES = (_HERE.parent / "content", _HERE / "content")
-_SECTION = re.compile(r"^## +(\S+)\s*$", re.M)
+_SECTION = re.compile(r"^## +(.+?)\s*$", re.M)  # a heading may be several words ("owner token")
 
 
 def content_dir() -> Path:
@@ -39,9 +43,16 @@ def text(name: str, section: str) -> str:
 
 def markdown_html(markdown: str) -> str:
     """Markdown to HTML with the renderer Panel itself uses, so the app and the static build agree."""
-    from markdown_it import MarkdownIt
+    return _MARKDOWN.render(markdown)
 
-    return MarkdownIt("commonmark").render(markdown)
+
+_MARKDOWN = MarkdownIt("commonmark")
+
+
+def glossary_html() -> str:
+    """Every term of content/glossary.md, in file order."""
+    terms = "".join(f"<dt>{escape(k)}</dt><dd>{markdown_html(v)}</dd>" for k, v in sections("glossary").items())
+    return f'<dl class="glossary">{terms}</dl>'
 
 
 def titles(name: str) -> dict[str, str]:
@@ -56,8 +67,6 @@ def heading(section: str) -> str:
 
 def engine_results() -> dict | None:
     """The recorded real-engine results (content/engine-results.json), or None if there are none."""
-    import json
-
     path = content_dir() / "engine-results.json"
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 

@@ -1,7 +1,8 @@
-"""The param adapter: the reader's choices (switches, tick, playback) as documented params.
+"""The param adapter: the reader's choices (switches, tick, playback, view) as documented params.
 
 It asks the model for everything it shows: the trace is computed once per switch change, never per tick,
-and every fact a view draws comes from that trace or from the model's analyses.
+and every fact a view draws comes from that trace or from the model's analyses. The switch params are
+made from the model's declared settings (``model.switches.SETTINGS``), so a new switch needs nothing here.
 """
 
 from __future__ import annotations
@@ -11,32 +12,30 @@ from urllib.parse import parse_qsl, urlencode
 import param
 
 from app.content import text, title_and_body
+from app.tabs import TAB_IDS
 from model import Switches, run, trace_dict
-from model.switches import ALL_SETTINGS, allowed_values
+from model.switches import ALL_SETTINGS, SETTINGS, allowed_values
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}  # milliseconds per tick
+DEFAULTS: dict[str, str] = Switches().to_dict(advanced=True)
 
-#: Presets are chapters of the story: switch values, and the tick to start at.
-PRESETS: dict[str, dict] = {
-    "main": {"switches": {}},
-    "superseded": {"switches": {"change": "after-acceptance"}},
-    "pins-off": {"switches": {"pins": "off"}},
+#: Presets are chapters of the story: switch values that differ from the main trace.
+PRESETS: dict[str, dict[str, str]] = {
+    "main": {},
+    "superseded": {"change": "after-acceptance"},
+    "pins-off": {"pins": "off"},
     "all-off": {
-        "switches": {
-            "fencing": "off",
-            "checkpoints": "end-only",
-            "pins": "off",
-            "newsletter": "latest-finished",
-            "post_key": "none",
-        }
+        "fencing": "off",
+        "checkpoints": "end-only",
+        "pins": "off",
+        "newsletter": "latest-finished",
+        "post_key": "none",
     },
 }
-
-EVENT_SWITCHES = ("silent", "change", "poster")
-PROTECTION_SWITCHES = ("fencing", "checkpoints", "pins", "newsletter", "post_key")
-ADVANCED_SWITCHES = ("unversioned",)
 URL_FLAGS = ("tick", "embed", "tab", "preset")
-TABS = ("trace", "compare", "sweep", "engines", "text", "glossary")
+MAX_TICK_DIGITS = 6  # longer is not a tick of any run; never handed to int()
+MAX_FIELDS = 100  # a query with more is no link of ours
+QUOTE = 60  # characters of a reader's value quoted back in a notice
 
 
 def _switch_param(setting: str) -> param.Selector:
@@ -45,27 +44,25 @@ def _switch_param(setting: str) -> param.Selector:
     return param.Selector(objects=values, default=values[0], label=title, doc=body)
 
 
-class Explainer(param.Parameterized):
-    """Everything the reader has chosen, and the model's answer for it."""
+_Settings = param.parameterized_class("_Settings", {s.id: _switch_param(s.id) for s in SETTINGS})
 
-    silent = _switch_param("silent")
-    fencing = _switch_param("fencing")
-    checkpoints = _switch_param("checkpoints")
-    change = _switch_param("change")
-    pins = _switch_param("pins")
-    newsletter = _switch_param("newsletter")
-    poster = _switch_param("poster")
-    post_key = _switch_param("post_key")
-    unversioned = _switch_param("unversioned")
+
+def quoted(value: str) -> str:
+    """A reader's value as a notice quotes it: plain text, at most QUOTE characters (escaped by the view)."""
+    return f"'{value[:QUOTE]}'" + ("…" if len(value) > QUOTE else "")
+
+
+class Explainer(_Settings):
+    """Everything the reader has chosen, and the model's answer for it."""
 
     tick = param.Integer(default=0, bounds=(0, None), doc="The tick on show, from t0 to the run's last tick.")
     playing = param.Boolean(default=False, doc="Whether the player advances one tick at a time by itself.")
     speed = param.Selector(objects=list(SPEEDS), default="1×", doc="How fast the player advances.")
-    tab = param.Selector(objects=list(TABS), default="trace", doc="Which view is open.")
+    tab = param.Selector(objects=list(TAB_IDS), default=TAB_IDS[0], doc="Which view is open.")
     embed = param.Boolean(default=False, doc="The compact layout for an iframe in the article.")
 
     trace = param.Dict(precedence=-1, doc="The model's trace for the current switches (trace_dict).")
-    outcome = param.Dict(precedence=-1, doc="The model's outcome for the current switches.")
+    outcome = param.Dict(precedence=-1, doc="The model's outcome for the current switches (Outcome.to_dict).")
     notices = param.List(default=[], precedence=-1, doc="Messages for the reader, e.g. a bad URL value.")
 
     def __init__(self, **params):
@@ -75,14 +72,17 @@ class Explainer(param.Parameterized):
     # --- the model's answer ------------------------------------------------------------------------
 
     def switches(self) -> Switches:
-        return Switches.from_mapping({k: getattr(self, k) for k in ALL_SETTINGS})
+        return Switches.from_mapping(self.values())
+
+    def values(self) -> dict[str, str]:
+        return {k: getattr(self, k) for k in ALL_SETTINGS}
 
     @param.depends(*ALL_SETTINGS, watch=True)
     def _rerun(self) -> None:
         result = run(self.switches())
         with param.parameterized.batch_call_watchers(self):
             self.trace = trace_dict(result)
-            self.outcome = result.outcome()
+            self.outcome = result.outcome().to_dict()
             self.playing = self.playing and self.tick < self.end_tick
             if self.tick > self.end_tick:
                 self.tick = self.end_tick
@@ -106,98 +106,110 @@ class Explainer(param.Parameterized):
 
     def advance(self) -> None:
         """One tick of playback; stops at the end."""
+        self.go(self.tick + 1)
         if self.tick >= self.end_tick:
             self.playing = False
-        else:
-            self.tick += 1
-            if self.tick >= self.end_tick:
-                self.playing = False
 
     def toggle_play(self) -> None:
         if not self.playing and self.tick >= self.end_tick:
             self.tick = 0
         self.playing = not self.playing
 
-    # --- presets and reset -------------------------------------------------------------------------
+    # --- presets -----------------------------------------------------------------------------------
 
     def apply_preset(self, name: str) -> None:
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r}; the presets are: {', '.join(PRESETS)}")
-        values = {k: allowed_values(k)[0] for k in ALL_SETTINGS}
-        values.update(PRESETS[name]["switches"])
         with param.parameterized.batch_call_watchers(self):
             self.playing = False
-            self.param.update(**values)
+            self.param.update(**{**DEFAULTS, **PRESETS[name]})
             self.tick = 0
-
-    def reset(self) -> None:
-        self.apply_preset("main")
 
     def preset_name(self) -> str | None:
         """The preset the current switches match, if any."""
-        now = self.switches().to_dict(advanced=True)
-        for name, preset in PRESETS.items():
-            values = {k: allowed_values(k)[0] for k in ALL_SETTINGS}
-            values.update(preset["switches"])
-            if values == now:
-                return name
-        return None
+        now = self.values()
+        return next((name for name, values in PRESETS.items() if {**DEFAULTS, **values} == now), None)
 
     # --- the URL -----------------------------------------------------------------------------------
 
     def to_query(self) -> str:
         """Only what differs from the defaults, so the main trace's link is short."""
-        query = {k: getattr(self, k) for k in ALL_SETTINGS if getattr(self, k) != allowed_values(k)[0]}
+        query = {k: v for k, v in self.values().items() if v != DEFAULTS[k]}
         if self.tick:
             query["tick"] = str(self.tick)
-        if self.tab != "trace":
+        if self.tab != TAB_IDS[0]:
             query["tab"] = self.tab
         if self.embed:
             query["embed"] = "1"
         return ("?" + urlencode(query)) if query else ""
 
     def apply_query(self, search: str) -> list[str]:
-        """Set everything the query names. A bad value keeps the default and returns a notice naming the
-        allowed values; unknown names are reported, never fatal."""
-        notices: list[str] = []
-        pairs = parse_qsl(search.lstrip("?"), keep_blank_values=True)
-        values = {k: allowed_values(k)[0] for k in ALL_SETTINGS}
-        tick = 0
-        tab, embed = "trace", False
+        """Set everything the query names. Whatever the query holds, this never fails: a bad value keeps
+        the default and returns a notice naming the allowed values; unknown and repeated names are
+        reported too. Notices are plain text: a view must escape them."""
+        reading = _Query()
+        try:
+            pairs = parse_qsl(search.lstrip("?"), keep_blank_values=True, max_num_fields=MAX_FIELDS)
+        except ValueError:
+            pairs = []
+            reading.notices.append(f"this link has more than {MAX_FIELDS} values; showing the main trace.")
         for key, value in pairs:
-            if key in ALL_SETTINGS:
-                if value in allowed_values(key):
-                    values[key] = value
-                else:
-                    notices.append(
-                        f"'{value}' is not a value of {key} (allowed: {', '.join(allowed_values(key))});"
-                        f" showing {allowed_values(key)[0]}."
-                    )
-            elif key == "preset":
-                if value in PRESETS:
-                    values.update(PRESETS[value]["switches"])
-                else:
-                    notices.append(f"'{value}' is not a preset (allowed: {', '.join(PRESETS)}).")
-            elif key == "tick":
-                if value.isdigit():
-                    tick = int(value)
-                else:
-                    notices.append(f"tick must be a whole number from 0; got '{value}', showing t0.")
-            elif key == "tab":
-                if value in TABS:
-                    tab = value
-                else:
-                    notices.append(f"'{value}' is not a view (allowed: {', '.join(TABS)}).")
-            elif key == "embed":
-                embed = value in ("1", "true", "yes")
-            else:
-                known = ", ".join([*ALL_SETTINGS, *URL_FLAGS])
-                notices.append(f"'{key}' is not something the explainer understands (it knows: {known}).")
+            reading.take(key, value)
         with param.parameterized.batch_call_watchers(self):
             self.playing = False
-            self.param.update(**values, tab=tab, embed=embed)
-        if tick > self.end_tick:
-            notices.append(f"this run ends at t{self.end_tick}; showing t{self.end_tick} instead of t{tick}.")
-        self.go(tick)
-        self.notices = notices
-        return notices
+            self.param.update(**reading.values, tab=reading.tab, embed=reading.embed)
+        if reading.tick > self.end_tick:
+            reading.notices.append(f"this run ends at t{self.end_tick}; showing t{self.end_tick} instead of t{reading.tick}.")
+        self.go(reading.tick)
+        self.notices = reading.notices
+        return reading.notices
+
+
+class _Query:
+    """What a URL query asks for, read leniently: every odd value becomes a notice, never an error."""
+
+    def __init__(self) -> None:
+        self.values = dict(DEFAULTS)
+        self.tick, self.tab, self.embed = 0, TAB_IDS[0], False
+        self.notices: list[str] = []
+        self._seen: set[str] = set()
+
+    def take(self, key: str, value: str) -> None:
+        if key in self._seen:
+            self.notices.append(f"{quoted(key)} is given more than once; using the first.")
+            return
+        self._seen.add(key)
+        if key in ALL_SETTINGS:
+            self._setting(key, value)
+        elif key == "preset":
+            if value in PRESETS:
+                self.values.update(PRESETS[value])
+            else:
+                self.notices.append(f"{quoted(value)} is not a preset (allowed: {', '.join(PRESETS)}).")
+        elif key == "tick":
+            if value.isascii() and value.isdigit() and len(value) <= MAX_TICK_DIGITS:
+                self.tick = int(value)
+            else:
+                self.notices.append(f"tick must be a whole number from 0; got {quoted(value)}, showing t0.")
+        elif key == "tab":
+            if value in TAB_IDS:
+                self.tab = value
+            else:
+                self.notices.append(f"{quoted(value)} is not a view (allowed: {', '.join(TAB_IDS)}).")
+        elif key == "embed":
+            if value in ("0", "1"):
+                self.embed = value == "1"
+            else:
+                self.notices.append(f"embed must be 0 or 1; got {quoted(value)}, showing the full page.")
+        else:
+            known = ", ".join([*ALL_SETTINGS, *URL_FLAGS])
+            self.notices.append(f"{quoted(key)} is not something the explainer understands (it knows: {known}).")
+
+    def _setting(self, key: str, value: str) -> None:
+        allowed = allowed_values(key)
+        if value in allowed:
+            self.values[key] = value
+        else:
+            self.notices.append(
+                f"{quoted(value)} is not a value of {key} (allowed: {', '.join(allowed)}); showing {allowed[0]}."
+            )

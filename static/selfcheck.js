@@ -6,17 +6,12 @@ const status = document.getElementById("selfcheck-status");
 const say = (text) => { status.lastChild.textContent = ` ${text}`; };
 
 const PROGRAM = `
-import hashlib, json, sys, time
-from model import Switches, dumps, run, trace_dict
-from model.analyses import digest, sweep, sweep_summary
+import json, sys, time
+from model.analyses import fingerprint, sweep, sweep_summary
 start = time.perf_counter()
-rows = sweep()
-main = dumps(trace_dict(run(Switches())))
 json.dumps({
-    "runs": len(rows),
-    "sweep_digest": digest(rows),
-    "main_trace_digest": hashlib.sha256(main.encode("ascii")).hexdigest(),
-    "summary": sweep_summary(rows),
+    **fingerprint(),
+    "summary": sweep_summary(sweep()),
     "python": sys.version.split()[0],
     "seconds": round(time.perf_counter() - start, 3),
 })

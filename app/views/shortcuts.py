@@ -7,13 +7,10 @@ It draws nothing visible. It listens on the document for Space (play / pause), â
 
 from __future__ import annotations
 
-import param
 from panel.custom import JSComponent
 
 
 class Shortcuts(JSComponent):
-    last_action = param.String(default="", doc="The last action the browser sent (for tests and logs).")
-
     _esm = """
     const KEYS = {" ": "toggle", "ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last"};
     const INTERACTIVE = "input, textarea, select, button, [contenteditable], [role=slider], .bk-input";
@@ -63,5 +60,4 @@ class Shortcuts(JSComponent):
 
     def _handle_msg(self, msg) -> None:
         if isinstance(msg, dict) and isinstance(msg.get("action"), str):
-            self.last_action = msg["action"]
             self._on_action(msg["action"], msg)

@@ -10,8 +10,11 @@ from __future__ import annotations
 from bokeh.models import ColumnDataSource, FactorRange, HoverTool, TapTool
 from bokeh.plotting import figure
 
-EVENTS = ("silent", "change", "poster")
-PROTECTIONS = ("fencing", "checkpoints", "pins", "newsletter", "post_key")
+from app.palette import PALETTE
+from model.switches import Role, ids_of
+
+EVENTS = ids_of(Role.EVENT)  # the columns
+PROTECTIONS = ids_of(Role.PROTECTION)  # the rows
 SHORT = {
     "during-outage": "outage", "after-acceptance": "after acc.", "every-step": "every step",
     "end-only": "end only", "current-accepted": "current", "any-accepted": "any acc.",
@@ -62,7 +65,7 @@ class SweepMatrix:
             sizing_mode="stretch_width", min_width=560, toolbar_location=None, tools="", x_axis_location="above",
         )
         fig.rect("x", "y", 0.96, 0.9, source=self.source, fill_color="shade", fill_alpha="alpha",
-                 line_color="#999999", line_alpha="alpha", selection_line_color="#0b57d0", selection_line_width=3,
+                 line_color=PALETTE["line"], line_alpha="alpha", selection_line_color=PALETTE["accent"], selection_line_width=3,
                  nonselection_fill_alpha="alpha", nonselection_line_alpha="alpha")
         fig.text("x", "y", text="count", source=self.source, text_align="center", text_baseline="middle",
                  text_font_size="9px", text_alpha="alpha")

@@ -11,14 +11,15 @@ from __future__ import annotations
 from bokeh.models import BoxAnnotation, ColumnDataSource, FactorRange, HoverTool, Range1d
 from bokeh.plotting import figure
 
-from app.render import breaches_of, cells_of, lanes_of
+from app.palette import PALETTE
+from app.render.timeline import CELL_COLUMNS, breaches_of, cells_of, lanes_of, upto
 
 
-class Timeline:
+class TimelinePlot:
     """Holds one Bokeh figure and redraws it in place for a new trace or a new tick."""
 
     def __init__(self) -> None:
-        self.cells = ColumnDataSource({k: [] for k in ("tick", "lane", "marker", "colour", "label", "detail")})
+        self.cells = ColumnDataSource({k: [] for k in CELL_COLUMNS})
         self.breaches = ColumnDataSource({k: [] for k in ("tick", "lane", "label", "detail")})
         self._all_cells: dict[str, list] = {}
         self._all_breaches: dict[str, list] = {}
@@ -34,14 +35,14 @@ class Timeline:
         fig.scatter("tick", "lane", source=self.cells, marker="marker", color="colour", size=13, line_width=2)
         labels = fig.text(
             "tick", "lane", text="label", source=self.cells, x_offset=9, y_offset=-6,
-            text_font_size="10px", text_baseline="top", text_color="#222222",
+            text_font_size="10px", text_baseline="top", text_color=PALETTE["ink"],
         )
         fig.text(
             "tick", "lane", text="label", source=self.breaches, x_offset=-30, y_offset=16,
-            text_font_size="11px", text_font_style="bold", text_color="#b3261e",
+            text_font_size="11px", text_font_style="bold", text_color=PALETTE["bad"],
         )
         fig.add_tools(HoverTool(renderers=[labels, fig.renderers[0]], tooltips="<div>@detail{safe}</div>"))
-        self.now = BoxAnnotation(left=-0.5, right=0.5, fill_alpha=0.08, fill_color="#0b57d0", line_color="#0b57d0", line_width=2)
+        self.now = BoxAnnotation(left=-0.5, right=0.5, fill_alpha=0.08, fill_color=PALETTE["accent"], line_color=PALETTE["accent"], line_width=2)
         fig.add_layout(self.now)
         fig.xaxis.axis_label = "tick"
         fig.xgrid.grid_line_alpha = 0.3
@@ -61,10 +62,6 @@ class Timeline:
         self._all_breaches = breaches_of(trace)
 
     def set_tick(self, tick: int) -> None:
-        def upto(columns):
-            keep = [i for i, t in enumerate(columns["tick"]) if t <= tick]
-            return {k: [v[i] for i in keep] for k, v in columns.items()}
-
-        self.cells.data = upto(self._all_cells)
-        self.breaches.data = upto(self._all_breaches)
+        self.cells.data = upto(self._all_cells, tick)
+        self.breaches.data = upto(self._all_breaches, tick)
         self.now.left, self.now.right = tick - 0.5, tick + 0.5

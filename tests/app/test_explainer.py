@@ -2,121 +2,196 @@
 
 from __future__ import annotations
 
+import importlib
+import runpy
+
+import panel as pn
 import pytest
 
+from app import shared
+from app.content import titles
 from app.explainer import create_app
+from app.tabs import TABS
 from model import Switches, run
+from tests.conftest import ROOT
 
 
 @pytest.fixture
-def explainer_page():
-    return create_app("")
+def app():
+    return create_app("").explainer
 
 
-def test_importing_the_app_does_not_serve_it(explainer_page):
-    import panel as pn
+def test_importing_the_app_does_not_serve_it_and_serving_does(monkeypatch):
+    served = []
+    monkeypatch.setattr(pn.viewable.Viewable, "servable", lambda self, *a, **k: served.append(self) or self)
+    import app.explainer
 
-    assert not pn.state.served
-    assert explainer_page.explainer.state.tick == 0
+    importlib.reload(app.explainer)
+    assert served == []
+    runpy.run_path(str(ROOT / "app" / "explainer.py"), run_name="bokeh_app_under_test")  # as panel serve runs it
+    assert len(served) == 1 and served[0].explainer.state.tick == 0
 
 
-def test_badges_turn_at_the_ticks_the_model_reports(explainer_page):
-    app = explainer_page.explainer
+def test_badges_turn_at_the_ticks_the_model_reports(app):
     app.apply_url("?fencing=off&change=never")
     breaches = {i["id"]: i["breach"] for i in app.state.trace["invariants"] if i["breach"]}
     assert set(breaches) == {"stale-write", "double-acceptance"}
     for inv, breach in breaches.items():
         app.state.go(breach["tick"] - 1)
-        assert "held" in app.badges[inv].label
+        assert f'badge-{inv} held"' in app.badges.html.html
         app.state.go(breach["tick"])
-        assert f"broken at t{breach['tick']}" in app.badges[inv].label
-        assert app.badges[inv].color == "danger"
+        assert f'badge-{inv} broken"' in app.badges.html.html
+        assert f"broken at t{breach['tick']}" in app.badges.html.html
 
 
-def test_activating_a_badge_explains_it_and_jumps_to_the_breach(explainer_page):
-    app = explainer_page.explainer
+def test_activating_a_badge_explains_it_and_jumps_to_the_breach(app):
     app.apply_url("?post_key=none&tick=2")
-    app._explain("duplicate-effect")
+    app.badges._act("explain", "duplicate-effect")
     breach = next(i["breach"] for i in app.state.trace["invariants"] if i["id"] == "duplicate-effect")
     assert app.state.tick == breach["tick"]
-    assert "No duplicate effect" in app.explanation.object and f"t{breach['tick']}" in app.explanation.object
+    assert "No duplicate effect" in app.badges.explanation.object and f"t{breach['tick']}" in app.badges.explanation.object
+    app.badges._act("explain", "<script>")  # not a badge: ignored
+    assert app.state.tick == breach["tick"]
 
 
-def test_outcome_view_shows_the_models_figures(explainer_page):
-    app = explainer_page.explainer
+def test_outcome_view_shows_the_models_figures(app):
     app.apply_url("?tick=14")
-    html = app.outcome.object
+    html = app.outcome.pane.object
     outcome = run(Switches()).outcome()
-    assert f"{outcome['model_calls']} against a minimum of 4" in html
-    assert "quoting 4.7 million" in html
+    assert f"{outcome.model_calls} against a minimum of 4" in html
+    assert "quoting 4.7 million, as the report said" in html
+    assert "(s)" not in html
 
 
-def test_compare_names_the_first_tick_the_traces_part(explainer_page):
-    app = explainer_page.explainer
+def test_compare_names_the_first_tick_the_runs_part_and_the_from_scratch_cost(app):
+    compare = app.views["compare"]
     app.apply_url("?fencing=off")
-    assert app._compare_to == 8
-    assert "part at <strong>t8</strong>" in app.compare.object
-    app._jump_to_divergence()
+    assert compare.parts_at == 8
+    assert "part at <strong>t8</strong>" in compare.body.object
+    compare.jump_to_divergence()
     assert app.state.tick == 8 and app.state.tab == "trace"
+    app.apply_url("?change=after-acceptance")
+    assert "#4 4 instead of 1" in compare.body.object
+    for python_words in ("{'", "None", "True", "False", "[]"):
+        assert python_words not in compare.body.object
 
 
-def test_sweep_filter_and_load(explainer_page):
-    app = explainer_page.explainer
-    app.sweep_filter.value = "duplicate-effect"
-    assert app.sweep_list.options
-    chosen = app.sweep_list.value
-    app._load_combination()
+def test_sweep_filter_and_load(app):
+    sweep = app.views["sweep"]
+    sweep.filter.value = "duplicate-effect"
+    assert sweep.list.options
+    chosen = sweep.list.value
+    sweep.load(chosen)
     assert "duplicate-effect" in app.state.outcome["invariants_broken"]
-    from app.explainer import sweep_rows
-
-    assert app.state.switches().to_dict() == sweep_rows()[chosen]["switches"]
+    assert app.state.switches().to_dict() == shared.sweep_rows()[chosen]["switches"]
 
 
-def test_keyboard_actions_drive_the_player(explainer_page):
-    app = explainer_page.explainer
-    app._on_action("last", {})
+def test_keys_drive_the_player(app):
+    app._on_key("last", {})
     assert app.state.tick == app.state.end_tick
-    app._on_action("back", {})
+    app._on_key("back", {})
     assert app.state.tick == app.state.end_tick - 1
-    app._on_action("first", {})
-    app._on_action("forward", {})
+    app._on_key("first", {})
+    app._on_key("forward", {})
     assert app.state.tick == 1
-    app._on_action("toggle", {})
+    app._on_key("toggle", {})
     assert app.state.playing
-    app._on_action("hidden", {})
+    app._on_key("hidden", {})
     assert not app.state.playing
-    app._on_action("url", {"search": "?pins=off&tick=9"})
+    app._on_key("url", {"search": "?pins=off&tick=9"})
     assert app.state.pins == "off" and app.state.tick == 9
 
 
-def test_text_view_lists_every_event_up_to_the_tick(explainer_page):
-    app = explainer_page.explainer
+def test_the_player_takes_only_what_it_allows(app):
+    app.player.act("go", "7")
+    assert app.state.tick == 7
+    for odd in ("²", "99999999", "-1", ""):
+        app.player.act("go", odd)
+        assert app.state.tick == 7
+    app.player.act("speed", "4×")
+    app.player.act("speed", "11×")
+    assert app.state.speed == "4×"
+    assert 'aria-pressed="true" data-action="speed" data-value="4×"' in app.player.html.html
+    assert "Tick t7 of t14" in app.player.html.html
+
+
+def test_the_switch_panel_sets_only_allowed_values(app):
+    app.switches._act("set", "fencing=off")
+    assert app.state.fencing == "off"
+    app.switches._act("set", "fencing=maybe")
+    app.switches._act("set", "colour=red")
+    assert app.state.switches() == Switches(fencing="off")
+    assert 'aria-pressed="true" data-action="set" data-value="fencing=off"' in app.switches.html.html
+    assert "hidden>" in app.switches.html.html and 'aria-expanded="false"' in app.switches.html.html
+    app.switches._act("advanced", "open")
+    assert 'aria-expanded="true"' in app.switches.html.html
+
+
+def test_every_setting_the_model_declares_has_a_control(app):
+    from model.switches import SETTINGS, allowed_values
+
+    for setting in SETTINGS:
+        for value in allowed_values(setting.id):
+            assert f'data-value="{setting.id}={value}"' in app.switches.html.html
+
+
+def test_the_tab_registry_feeds_the_tabs_and_the_url(app):
+    assert [title for title, _ in zip(app.tabs._names, TABS, strict=True)] == [t.title for t in TABS]
+    for n, tab in enumerate(TABS):
+        app.apply_url(f"?tab={tab.id}")
+        assert app.tabs.active == n
+        assert app.state.to_query() == ("" if n == 0 else f"?tab={tab.id}")
+
+
+def test_text_view_lists_every_event_up_to_the_tick(app):
     app.apply_url("?tick=8")
-    html = app.text_view.object
-    assert "rejects #1" in html and "t8" in html and "t9" not in html
+    html = app.views["text"].pane.object
+    assert "journal</td><td>rejects #1" in html and "t8" in html and "t9" not in html
 
 
-def test_real_engines_view_shows_every_recorded_run(explainer_page):
+def test_a_notice_shows_the_readers_value_as_text_only(app):
+    app.apply_url("?fencing=![x](http://host/beacon.png)&preset=[log in again](https://x.example)")
+    html = app.notice.pane.object
+    assert "<img" not in html and "<a " not in html and "href" not in html
+    assert "![x](http://host/beacon.png)" in html
+
+
+def test_real_engines_view_shows_every_recorded_run(app):
     from app.content import engine_results
 
-    app = explainer_page.explainer
-    view = next(obj for obj in app.tabs.objects if "engines-view" in obj.css_classes)
-    results = engine_results()
-    assert view.object.count("<tr><th scope=\"row\">") == len(results["results"])
-    assert "matches" in view.object
+    html = app.views["engines"].__panel__().object
+    assert html.count('<tr><th scope="row">') == len(engine_results()["results"])
+    assert "matches" in html
 
 
-def test_choosing_a_cell_of_the_864_matrix_loads_that_run(explainer_page):
-    from app.explainer import sweep_rows
-
-    app = explainer_page.explainer
-    n = next(i for i, r in enumerate(sweep_rows()) if r["outcome"]["invariants_broken"] == ["duplicate-effect"])
-    cell = app.matrix.source.data["index"].index(n)
-    app.matrix.source.selected.indices = [cell]
-    assert app.state.switches().to_dict() == sweep_rows()[n]["switches"]
+def test_choosing_a_cell_of_the_864_matrix_loads_that_run(app):
+    sweep = app.views["sweep"]
+    rows = shared.sweep_rows()
+    n = next(i for i, r in enumerate(rows) if r["outcome"]["invariants_broken"] == ["duplicate-effect"])
+    cell = sweep.matrix.source.data["index"].index(n)
+    sweep.matrix.source.selected.indices = [cell]
+    assert app.state.switches().to_dict() == rows[n]["switches"]
     assert app.state.outcome["invariants_broken"] == ["duplicate-effect"]
-    counts = app.matrix.source.data["count"]
+    counts = sweep.matrix.source.data["count"]
     assert len(counts) == 864 and counts[0] == "0"  # the main trace breaks nothing and finishes
-    app.sweep_filter.value = "stale-write"
-    faded = [a for a, r in zip(app.matrix.source.data["alpha"], sweep_rows(), strict=True) if "stale-write" not in r["outcome"]["invariants_broken"]]
+    sweep.filter.value = "stale-write"
+    faded = [a for a, r in zip(sweep.matrix.source.data["alpha"], rows, strict=True)
+             if "stale-write" not in r["outcome"]["invariants_broken"]]
     assert faded and set(faded) == {0.15}
+
+
+def test_the_glossary_shows_every_term():
+    from app.content import glossary_html, sections
+
+    html = glossary_html()
+    terms = list(sections("glossary"))
+    assert {"work identity", "owner token", "pinned input", "operation key"} <= set(terms)
+    assert html.count("<dt>") == len(terms)
+
+
+def test_breach_marks_use_the_badges_titles():
+    from app.render.timeline import breaches_of
+    from model import trace_dict
+
+    marks = breaches_of(trace_dict(run(Switches(post_key="none"))))
+    assert marks["label"] == [f"✖ {titles('invariants')['duplicate-effect']}"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 
 from app.state import PRESETS, Explainer
@@ -17,7 +19,7 @@ def test_each_switch_reaches_the_model(setting):
         expected = run(Switches(**{setting: value}))
         assert state.trace["switches"][setting] == value
         assert state.trace == trace_dict(expected)
-        assert state.outcome == expected.outcome()
+        assert state.outcome == expected.outcome().to_dict()
 
 
 def test_every_param_is_documented():
@@ -41,7 +43,7 @@ def test_the_trace_is_computed_once_per_switch_change_not_per_tick():
 def test_presets_set_what_they_say(name):
     state = Explainer(fencing="off", tick=3)
     state.apply_preset(name)
-    expected = {k: allowed_values(k)[0] for k in ALL_SETTINGS} | PRESETS[name]["switches"]
+    expected = {k: allowed_values(k)[0] for k in ALL_SETTINGS} | PRESETS[name]
     assert state.switches().to_dict(advanced=True) == expected
     assert state.tick == 0 and state.preset_name() == name
 
@@ -49,12 +51,12 @@ def test_presets_set_what_they_say(name):
 def test_superseded_preset_runs_the_articles_second_trace():
     state = Explainer()
     state.apply_preset("superseded")
-    assert state.outcome["newsletter_started_at"] == run(Switches(change="after-acceptance")).outcome()["newsletter_started_at"]
+    assert state.outcome["newsletter_started_at"] == run(Switches(change="after-acceptance")).outcome().to_dict()["newsletter_started_at"]
 
 
 def test_reset_returns_to_the_main_trace():
     state = Explainer(pins="off", post_key="none")
-    state.reset()
+    state.apply_preset("main")
     assert state.switches() == Switches()
 
 
@@ -109,3 +111,31 @@ def test_url_preset_and_embed():
     state = Explainer()
     state.apply_query("?preset=pins-off&embed=1&tab=compare")
     assert state.pins == "off" and state.embed and state.tab == "compare"
+
+
+@pytest.mark.parametrize("value", ["²", "³", "①", "٣", "1" * 5000, "-1", "1e3", " 3", ""])
+def test_odd_ticks_fall_back_to_t0_with_a_notice(value):
+    state = Explainer()
+    notices = state.apply_query("?" + urlencode({"tick": value}))
+    assert state.tick == 0 and len(notices) == 1 and "whole number" in notices[0]
+    assert len(notices[0]) < 200  # a long value is quoted short
+
+
+def test_markup_in_a_value_stays_text_and_short():
+    state = Explainer()
+    notices = state.apply_query("?" + urlencode({"fencing": "![x](http://host/beacon.png)", "preset": "[log in](https://x)"}))
+    assert len(notices) == 2 and "![x](http://host/beacon.png)" in notices[0]  # the view escapes it
+
+
+@pytest.mark.parametrize("query,words", [("?embed=2", ["embed must be 0 or 1"]), ("?pins=off&pins=on", ["more than once"])])
+def test_embed_values_and_repeated_keys_are_reported(query, words):
+    state = Explainer()
+    notices = state.apply_query(query)
+    assert len(notices) == 1 and all(w in notices[0] for w in words)
+    assert not state.embed
+
+
+def test_a_query_with_very_many_fields_is_refused_with_a_notice_not_an_error():
+    state = Explainer()
+    notices = state.apply_query("?" + "&".join(f"k{i}=1" for i in range(500)))
+    assert notices and state.switches() == Switches()

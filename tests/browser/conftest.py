@@ -89,7 +89,7 @@ class Explainer:
         expect(self.page.locator(".tick-now")).to_have_text(f"t{tick}", timeout=15000)
 
     def press(self, button: str) -> None:
-        self.page.locator(f".{button}").get_by_role("button").click()
+        self.page.locator(f"button.{button}").click()
 
     def switch(self, setting: str, value: str) -> None:
         self.page.locator(f".switch-{setting}").get_by_role("button", name=value, exact=True).click()
@@ -98,7 +98,7 @@ class Explainer:
         return self.page.locator(".outcome-view").inner_text()
 
     def badge(self, invariant: str) -> str:
-        return self.page.locator(f".badge-{invariant}").get_by_role("button").inner_text()
+        return self.page.locator(f".badge-{invariant}").inner_text()
 
 
 @pytest.fixture

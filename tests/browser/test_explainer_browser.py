@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from app.state import PRESETS
 from model import Switches, run
 from model.switches import ALL_SETTINGS, allowed_values
 from tests.conftest import ARTIFACTS
@@ -30,7 +31,7 @@ def test_each_toggle_changes_the_outcome_as_the_model_says(explainer, setting):
     explainer.open()
     for value in allowed_values(setting)[1:]:
         explainer.switch(setting, value)
-        expected = run(Switches(**{setting: value})).outcome()
+        expected = run(Switches(**{setting: value})).outcome().to_dict()
         outcome = explainer.page.locator(".outcome-view")
         expect(outcome).to_contain_text(f"{expected['model_calls']} against a minimum of 4")
         expect(outcome.get_by_role("row", name=re.compile("invariants broken"))).to_contain_text(broken_line(expected))
@@ -50,13 +51,15 @@ def test_stepping_and_scrubbing_show_the_right_tick(explainer):
     explainer.press("first")
     explainer.wait_tick(0)
     # Scrub: click the slider three quarters of the way along.
-    track = explainer.page.locator(".scrub .noUi-target, .scrub .noUi-base").first
+    track = explainer.page.locator(".scrub input[type=range]")
+    expect(track).to_have_attribute("aria-valuetext", "Tick t0 of t14")
     box = track.bounding_box()
     explainer.page.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + box["height"] / 2)
     explainer.page.wait_for_timeout(800)
     shown = int(explainer.tick()[1:])
     assert 9 <= shown <= 12
     expect(explainer.page.locator(".now")).to_contain_text(f"At t{shown}")
+    expect(track).to_have_attribute("aria-valuetext", f"Tick t{shown} of t14")
 
 
 BADGE_RUNS = [
@@ -118,9 +121,9 @@ def test_keyboard_only_control(explainer):
     page.keyboard.press("ArrowLeft")
     explainer.wait_tick(1)
     page.keyboard.press(" ")
-    expect(page.locator(".play").get_by_role("button")).to_contain_text("Pause")
+    expect(page.locator("button.play")).to_contain_text("Pause")
     page.keyboard.press(" ")
-    expect(page.locator(".play").get_by_role("button")).to_contain_text("Play")
+    expect(page.locator("button.play")).to_contain_text("Play")
     # Tab reaches the presets, and Enter chooses one.
     focused = ""
     for _ in range(60):
@@ -141,7 +144,7 @@ def test_playing_advances_by_itself_and_stops_at_the_end(explainer):
     explainer.page.locator(".speed").get_by_role("button", name="4×").click()
     explainer.press("play")
     explainer.wait_tick(14)
-    expect(explainer.page.locator(".play").get_by_role("button")).to_contain_text("Play")
+    expect(explainer.page.locator("button.play")).to_contain_text("Play")
 
 
 def test_embed_layout_is_compact(explainer):
@@ -152,16 +155,23 @@ def test_embed_layout_is_compact(explainer):
     explainer.wait_tick(14)
 
 
-@pytest.mark.parametrize("preset", ["main", "superseded", "pins-off", "all-off"])
-def test_screenshot_of_each_preset(explainer, preset):
+@pytest.mark.parametrize("preset", PRESETS)
+def test_each_preset_ends_as_the_model_says_and_is_screenshot(explainer, preset):
+    from model import trace_dict
+
     explainer.open()
-    explainer.page.locator(f".preset-{preset}").get_by_role("button").click()
+    page = explainer.page
+    page.locator(f"button.preset-{preset}").click()
+    expect(page.locator(f"button.preset-{preset}")).to_have_attribute("aria-pressed", "true")
     explainer.press("last")
-    explainer.page.wait_for_timeout(600)
+    result = run(Switches(**PRESETS[preset]))
+    explainer.wait_tick(result.end_tick)
+    expected = result.outcome()
+    expect(page.locator(".outcome-view")).to_contain_text(f"{expected.model_calls} against a minimum of 4")
+    for inv in trace_dict(result)["invariants"]:
+        expect(page.locator(f".badge-{inv['id']}")).to_contain_text("broken" if inv["breach"] else "held")
     ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"preset-{preset}.png"
-    explainer.page.screenshot(path=str(path), full_page=True)
-    assert path.stat().st_size > 10_000
+    page.screenshot(path=str(ARTIFACTS / f"preset-{preset}.png"), full_page=True)
 
 
 def test_inside_an_iframe_the_app_tells_its_parent_ready_height_and_url(page, explainer_url):
@@ -172,7 +182,7 @@ def test_inside_an_iframe_the_app_tells_its_parent_ready_height_and_url(page, ex
     page.wait_for_function("() => got.some(m => m.type === 'durable-work-explainer:ready')", timeout=60000)
     page.wait_for_function("() => got.some(m => m.type === 'durable-work-explainer:height' && m.height > 300)")
     frame = page.frames[1]
-    frame.locator(".forward").get_by_role("button").click()
+    frame.locator("button.forward").click()
     page.wait_for_function(
         "() => got.some(m => m.type === 'durable-work-explainer:url' && m.search.includes('tick=1'))", timeout=20000
     )

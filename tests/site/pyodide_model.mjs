@@ -11,7 +11,8 @@ await pyodide.loadPackage("durable-work-model", { messageCallback: () => {} });
 const out = pyodide.runPython(`
 import json, sys
 from model import Switches, dumps, run, trace_dict
-from model.analyses import sweep
-json.dumps({"python": sys.version.split()[0], "sweep": dumps(sweep()), "main_trace": dumps(trace_dict(run(Switches())))})
+from model.analyses import fingerprint, sweep
+json.dumps({"python": sys.version.split()[0], "sweep": dumps(sweep()), "main_trace": dumps(trace_dict(run(Switches()))),
+            "fingerprint": fingerprint()})
 `);
 process.stdout.write(out);

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from model import Switches, dumps, run, trace_dict
-from model.analyses import sweep
+from model.analyses import fingerprint, sweep
 from tests.conftest import ROOT
 from tests.site.conftest import NODE_SCRIPT
 
@@ -57,6 +57,9 @@ def test_node_pyodide_gives_byte_identical_outcomes_and_main_trace(site):
     assert got["python"].startswith("3.14")
     assert got["sweep"] == dumps(sweep())
     assert got["main_trace"] == dumps(trace_dict(run(Switches())))
+    # The one fingerprint the self-check page compares: Pyodide's, CPython's, and the built site's agree.
+    built = json.loads((site / "selfcheck.json").read_text())
+    assert got["fingerprint"] == fingerprint() == {k: built[k] for k in fingerprint()}
 
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"  # a name, never fetched

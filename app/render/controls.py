@@ -1,0 +1,92 @@
+"""The reader's controls as HTML: the switch groups, the presets and the player. Every button carries
+``data-action`` and ``data-value`` (what it asks for) and ``data-key`` (so focus survives a redraw);
+the selected value is shown by ``aria-pressed``, a mark and the word, never by colour alone."""
+
+from __future__ import annotations
+
+from html import escape
+
+from app.content import heading, markdown_html, text, title_and_body
+from model.switches import SETTINGS, Role, allowed_values
+
+
+def _option(setting: str, value: str, chosen: bool) -> str:
+    mark = '<span class="mark" aria-hidden="true">●</span> ' if chosen else ""
+    return (
+        f'<button type="button" class="option{" chosen" if chosen else ""}" aria-pressed="{str(chosen).lower()}" '
+        f'data-action="set" data-value="{setting}={value}" data-key="{setting}={value}">{mark}{escape(value)}</button>'
+    )
+
+
+def switch_html(setting: str, current: str) -> str:
+    title, doc = title_and_body(text("switches", setting))
+    options = "".join(_option(setting, v, v == current) for v in allowed_values(setting))
+    return (
+        f'<div class="switch" role="group" aria-labelledby="label-{setting}">'
+        f'<div class="switch-label" id="label-{setting}"><strong>{escape(title)}</strong> '
+        f'<span class="switch-id">({setting})</span></div>'
+        f'<div class="switch-doc">{markdown_html(doc)}</div>'
+        f'<div class="options switch-{setting}">{options}</div></div>'
+    )
+
+
+def switches_html(values: dict[str, str], advanced_open: bool) -> str:
+    """Every setting, grouped by its role as the model declares it."""
+    def group(role: Role) -> str:
+        return "".join(switch_html(s.id, values[s.id]) for s in SETTINGS if s.role is role)
+
+    expanded = str(advanced_open).lower()
+    return (
+        f'<h2>{escape(heading("events"))}</h2>{group(Role.EVENT)}'
+        f'<h2>{escape(heading("protections"))}</h2>{group(Role.PROTECTION)}'
+        f'<button type="button" class="disclosure" aria-expanded="{expanded}" aria-controls="advanced-settings" '
+        f'data-action="advanced" data-value="{"close" if advanced_open else "open"}" data-key="advanced">'
+        f'<span aria-hidden="true">{"▾" if advanced_open else "▸"}</span> {escape(heading("advanced"))}</button>'
+        f'<div id="advanced-settings" class="advanced"{"" if advanced_open else " hidden"}>{group(Role.ADVANCED)}</div>'
+    )
+
+
+def presets_html(names: list[str], active: str | None) -> str:
+    buttons = []
+    for name in names:
+        title, _ = title_and_body(text("presets", name))
+        on = name == active
+        mark = '<span class="mark" aria-hidden="true">●</span> ' if on else ""
+        buttons.append(
+            f'<button type="button" class="preset preset-{name}{" chosen" if on else ""}" aria-pressed="{str(on).lower()}" '
+            f'data-action="preset" data-value="{name}" data-key="preset-{name}">{mark}{escape(title)}</button>'
+        )
+    buttons.append('<button type="button" class="preset preset-reset" data-action="preset" data-value="main" '
+                   'data-key="preset-reset">Reset</button>')
+    return f'<div class="presets" role="group" aria-label="Chapters">{"".join(buttons)}</div>'
+
+
+PLAYER_BUTTONS = (("first", "◀◀", "First"), ("back", "◀", "Back"), ("toggle", "", ""), ("forward", "▶", "Forward"),
+                  ("last", "▶▶", "Last"))
+
+
+def player_html(tick: int, end: int, playing: bool, speed: str, speeds: list[str]) -> str:
+    buttons = []
+    for action, icon, word in PLAYER_BUTTONS:
+        if action == "toggle":
+            icon, word = ("⏸", "Pause") if playing else ("▶", "Play")
+        css = "play" if action == "toggle" else action
+        buttons.append(
+            f'<button type="button" class="{css}" data-action="{action}" data-key="{action}">'
+            f'<span aria-hidden="true">{icon}</span> {word}</button>'
+        )
+    speed_buttons = "".join(
+        f'<button type="button" class="option{" chosen" if s == speed else ""}" aria-pressed="{str(s == speed).lower()}" '
+        f'data-action="speed" data-value="{escape(s)}" data-key="speed-{escape(s)}">{escape(s)}</button>'
+        for s in speeds
+    )
+    return (
+        f'<div class="player">{"".join(buttons)}</div>'
+        '<div class="playbar">'
+        f'<span class="tick-text"><span class="tick-now">t{tick}</span> <span class="tick-end">/ t{end}</span></span>'
+        f'<label class="scrub"><span class="sr-only">Tick</span><input type="range" min="0" max="{end}" step="1" '
+        f'value="{tick}" data-action="go" data-key="scrub" aria-valuetext="Tick t{tick} of t{end}"></label>'
+        f'<div class="speed" role="group" aria-label="Speed"><span class="speed-label">Speed</span>{speed_buttons}</div>'
+        "</div>"
+        '<p class="keys">Keys: Space plays or pauses, ← and → step, Home and End jump to the first and last tick.</p>'
+    )

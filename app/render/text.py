@@ -1,0 +1,25 @@
+"""The trace as a table of what happened, for reading in order and for screen readers."""
+
+from __future__ import annotations
+
+from html import escape
+
+from app.render.timeline import who
+from model.trace import ECHO_KINDS
+
+
+def events_table_html(trace: dict, tick: int, caption: str = "") -> str:
+    """The trace as a table, up to ``tick``, for reading in order (and for screen readers)."""
+    rows = []
+    for frame in trace["ticks"][: tick + 1]:
+        for n, event in enumerate(e for e in frame["events"] if e["kind"] not in ECHO_KINDS):
+            t = f"t{frame['tick']}" if n == 0 else ""
+            cls = ' class="now"' if frame["tick"] == tick else ""
+            rows.append(
+                f"<tr{cls}><th scope=\"row\">{t}</th><td>{escape(who(event))}</td><td>{escape(event['text'])}</td></tr>"
+            )
+    return (
+        f'<div class="scroll"><table class="events"><caption>{escape(caption or f"What happened, t0 to t{tick}")}</caption>'
+        '<thead><tr><th scope="col">tick</th><th scope="col">who</th><th scope="col">what happens</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )

@@ -1,0 +1,130 @@
+"""The timeline's cells, one per (lane, tick), drawn by the Bokeh plot in the app and as SVG on the
+static pages: both take their cells from ``cells_of`` and ``breaches_of``, so they cannot disagree."""
+
+from __future__ import annotations
+
+from html import escape
+
+from app.content import titles
+from app.palette import PALETTE
+from model.trace import MINOR_KINDS
+
+# Which marker stands for a cell, by the most telling kind of event in it (shape, not colour alone).
+# (event kind, Bokeh marker, palette colour, the symbol the static SVG uses), most telling first.
+MARKERS = [
+    ("stale-write-applied", "triangle", "bad", "▲"),
+    ("write-rejected", "x", "bad", "✖"),
+    ("died", "x", "dead", "✖"),
+    ("fenced", "square_x", "bad", "⊠"),
+    ("accepted", "star", "ok", "★"),
+    ("refused", "square_x", "warn", "⊠"),
+    ("post-applied", "inverted_triangle", "accent", "▼"),
+    ("post-repeat", "circle_dot", "accent", "◉"),
+    ("confirmed", "circle_cross", "ok", "⊕"),
+    ("newsletter-start", "hex", "dependant", "⬢"),
+    ("newsletter-wait", "dash", "dependant", "–"),
+    ("unknown", "diamond", "warn", "◆"),
+    ("admission", "plus", "quiet", "✚"),
+    ("restore", "square", "ok", "■"),
+    ("call-started", "circle_y", "accent", "◌"),
+    ("model-call", "circle", "accent", "●"),
+    ("call-finished", "circle", "accent", "●"),
+    ("assemble", "square_pin", "quiet", "◧"),
+    ("intent", "triangle_pin", "quiet", "△"),
+    ("report-corrected", "hex_dot", "warn", "⬡"),
+]
+PRIORITY = {kind: n for n, (kind, *_) in enumerate(MARKERS)}
+STYLE = {kind: (marker, PALETTE[colour], symbol) for kind, marker, colour, symbol in MARKERS}
+PLAIN = ("circle", PALETTE["muted"], "●")
+CELL_COLUMNS = ("tick", "lane", "marker", "colour", "symbol", "label", "detail")
+FIXED_LANES = ("report", "controller", "feed", "newsletter")
+
+
+def lanes_of(trace: dict) -> list[str]:
+    """The rows: the report, the controller, each attempt in number order, the feed, the newsletter."""
+    seen = {e["lane"] for f in trace["ticks"] for e in f["events"]}
+    attempts = sorted((lane for lane in seen if lane.startswith("attempt")), key=lambda s: int(s.split("#")[1]))
+    return ["report", "controller", *attempts, "feed", "newsletter"]
+
+
+def who(event: dict) -> str:
+    """Who did it: the actor (a store answering a write is the store), in words for a list."""
+    return event["actor"]
+
+
+def cells_of(trace: dict) -> dict[str, list]:
+    """Columns for the cells of every tick (filtered by tick later)."""
+    columns: dict[str, list] = {k: [] for k in CELL_COLUMNS}
+    for frame in trace["ticks"]:
+        by_lane: dict[str, list] = {}
+        for event in frame["events"]:
+            by_lane.setdefault(event["lane"], []).append(event)
+        for lane, events in by_lane.items():
+            ranked = sorted(events, key=lambda e: PRIORITY.get(e["kind"], 99))
+            marker, colour, symbol = STYLE.get(ranked[0]["kind"], PLAIN)
+            labels = [e["label"] for e in events if e["kind"] not in MINOR_KINDS]
+            columns["tick"].append(frame["tick"])
+            columns["lane"].append(lane)
+            columns["marker"].append(marker)
+            columns["colour"].append(colour)
+            columns["symbol"].append(symbol)
+            columns["label"].append("\n".join(dict.fromkeys(labels)))
+            columns["detail"].append("<br>".join(escape(f"{who(e)}: {e['text']}") for e in events))
+    return columns
+
+
+def breaches_of(trace: dict) -> dict[str, list]:
+    """One mark per broken invariant, at its lane and tick, labelled with the badge's title."""
+    names = titles("invariants")
+    columns: dict[str, list] = {"tick": [], "lane": [], "label": [], "detail": []}
+    for inv in trace["invariants"]:
+        b = inv["breach"]
+        if b:
+            columns["tick"].append(b["tick"])
+            columns["lane"].append(b["actor"])
+            columns["label"].append(f"✖ {names.get(inv['id'], inv['id'])}")
+            columns["detail"].append(escape(f"{names.get(inv['id'], inv['id'])} broke at t{b['tick']}: {b['detail']}"))
+    return columns
+
+
+def upto(columns: dict[str, list], tick: int) -> dict[str, list]:
+    """The rows of ``columns`` whose tick is at most ``tick``."""
+    keep = [i for i, t in enumerate(columns["tick"]) if t <= tick]
+    return {k: [v[i] for i in keep] for k, v in columns.items()}
+
+
+def timeline_svg(trace: dict, tick: int) -> str:
+    """The swimlane timeline up to ``tick`` as SVG (the static page's stand-in for the Bokeh plot)."""
+    lanes = lanes_of(trace)
+    end = trace["end_tick"]
+    left, top, col, row = 92, 12, 62, 56
+    width, height = left + col * (end + 2), top + row * len(lanes) + 30
+    y = {lane: top + row * n + 18 for n, lane in enumerate(lanes)}
+    out = [
+        f'<svg class="timeline-svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+        f'aria-label="Timeline of ticks t0 to t{tick}: one row per actor; the text view below lists the same events" '
+        'xmlns="http://www.w3.org/2000/svg">',
+        f'<rect class="now" x="{left + col * tick - col / 2}" y="{top - 6}" width="{col}" height="{row * len(lanes)}"/>',
+    ]
+    for lane in lanes:
+        out.append(f'<text class="lane" x="{left - 14}" y="{y[lane] + 4}" text-anchor="end">{escape(lane)}</text>')
+        out.append(f'<line class="lane-line" x1="{left - 8}" x2="{width - 8}" y1="{y[lane]}" y2="{y[lane]}"/>')
+    for t in range(end + 1):
+        out.append(f'<text class="tick" x="{left + col * t}" y="{height - 8}" text-anchor="middle">t{t}</text>')
+    cells = upto(cells_of(trace), tick)
+    for n, t in enumerate(cells["tick"]):
+        x, yy = left + col * t, y[cells["lane"][n]]
+        out.append(
+            f'<g class="cell" data-tick="{t}" data-lane="{escape(cells["lane"][n])}">'
+            f'<title>{cells["detail"][n].replace("<br>", "; ")}</title>'
+        )
+        out.append(f'<text class="mark" x="{x}" y="{yy + 5}" text-anchor="middle" fill="{cells["colour"][n]}">{cells["symbol"][n]}</text>')
+        for k, line in enumerate(cells["label"][n].split("\n")[:4]):
+            out.append(f'<text class="label" x="{x + 8}" y="{yy + 16 + 10 * k}">{escape(line)}</text>')
+        out.append("</g>")
+    breaches = upto(breaches_of(trace), tick)
+    for n, t in enumerate(breaches["tick"]):
+        if breaches["lane"][n] in y:
+            out.append(f'<text class="breach" x="{left + col * t - 26}" y="{y[breaches["lane"][n]] - 10}">{escape(breaches["label"][n])}</text>')
+    out.append("</svg>")
+    return "".join(out)

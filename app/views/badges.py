@@ -1,0 +1,69 @@
+"""The invariant badges (activating one explains it and jumps to where it broke) and the outcome."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+import param
+
+from app.content import heading, markdown_html, text, title_and_body
+from app.render.outcome import badges_html, finished_text, outcome_html
+from app.views.action_html import ActionHTML
+from app.views.trace import caption
+
+
+class Badges(pn.viewable.Viewer):
+    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.html = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["badges-view"])
+        self.explanation = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["explanation"])
+        self.state.param.watch(self._redraw, ["trace", "tick"])
+        self.state.param.watch(lambda e: setattr(self.explanation, "object", ""), ["trace"])
+        self._redraw()
+
+    def _redraw(self, *events) -> None:
+        s = self.state
+        self.html.html = badges_html(s.trace, s.tick, s.outcome, interactive=True)
+
+    def _act(self, action: str, value: str) -> None:
+        if action == "explain" and value in {*(i["id"] for i in self.state.trace["invariants"]), "finished"}:
+            self.explain(value)
+
+    def explain(self, badge: str) -> None:
+        """Say what the badge means and where it broke, and go to that tick."""
+        s = self.state
+        title, body = title_and_body(text("invariants", badge))
+        if badge == "finished":
+            s.go(s.end_tick)
+            state = finished_text(s.outcome, s.trace, s.tick)
+            detail = f"At the end of this run: {'finished' if s.outcome['finished'] else 'not finished'}."
+        else:
+            breach = next(i["breach"] for i in s.trace["invariants"] if i["id"] == badge)
+            state = "broken" if breach else "held"
+            detail = f"Broken at t{breach['tick']} by {breach['actor']}: {breach['detail']}." if breach else "Held for the whole run."
+            if breach:
+                s.go(breach["tick"])
+        self.explanation.object = (
+            f'<div class="explain" role="status"><h3>{escape(title)} — {state}</h3>{markdown_html(body)}'
+            f"<p><strong>{escape(detail)}</strong></p></div>"
+        )
+
+    def __panel__(self):
+        return pn.Column(pn.pane.HTML(f"<h2>{escape(heading('invariants'))}</h2>"), self.html, self.explanation,
+                         sizing_mode="stretch_width")
+
+
+class OutcomeView(pn.viewable.Viewer):
+    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        s = self.state
+        self.pane = pn.pane.HTML(pn.bind(outcome_html, s.param.outcome, s.param.trace, s.param.tick),
+                                 sizing_mode="stretch_width", css_classes=["outcome-view"])
+
+    def __panel__(self):
+        return pn.Column(caption("outcome", "outcome"), self.pane, sizing_mode="stretch_width")

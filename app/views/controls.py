@@ -1,0 +1,136 @@
+"""The reader's controls: the presets, the switches and the player, each one ActionHTML drawn by a
+renderer in ``app.render.controls``. What the browser sends is checked here against what is allowed."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+import param
+
+from app.content import markdown_html, text
+from app.render.controls import player_html, presets_html, switches_html
+from app.state import PRESETS, SPEEDS
+from app.views.action_html import ActionHTML
+from model.switches import ALL_SETTINGS, allowed_values
+
+
+class SwitchPanel(pn.viewable.Viewer):
+    """Every setting the model declares, grouped by role."""
+
+    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    advanced_open = param.Boolean(default=False, doc="Whether the advanced settings are shown.")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.html = ActionHTML(self._act, css_classes=["controls"], sizing_mode="stretch_width")
+        self.state.param.watch(self._redraw, list(ALL_SETTINGS))
+        self.param.watch(self._redraw, ["advanced_open"])
+        self._redraw()
+
+    def _redraw(self, *events) -> None:
+        self.html.html = switches_html(self.state.values(), self.advanced_open)
+
+    def _act(self, action: str, value: str) -> None:
+        if action == "advanced":
+            self.advanced_open = value == "open"
+        elif action == "set":
+            setting, _, choice = value.partition("=")
+            if setting in ALL_SETTINGS and choice in allowed_values(setting):
+                self.state.param.update(**{setting: choice})
+
+    def __panel__(self):
+        return self.html
+
+
+class Presets(pn.viewable.Viewer):
+    """The chapters of the story, and the words of the one on show."""
+
+    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.buttons = ActionHTML(self._act, sizing_mode="stretch_width")
+        self.note = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["preset-note"])
+        self.state.param.watch(self._redraw, list(ALL_SETTINGS))
+        self._redraw()
+
+    def _redraw(self, *events) -> None:
+        name = self.state.preset_name()
+        self.buttons.html = presets_html(list(PRESETS), name)
+        self.note.object = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if name else ""
+
+    def _act(self, action: str, value: str) -> None:
+        if action == "preset" and value in PRESETS:
+            self.state.apply_preset(value)
+
+    def __panel__(self):
+        return pn.Column(self.buttons, self.note, sizing_mode="stretch_width")
+
+
+class Player(pn.viewable.Viewer):
+    """First, back, play or pause, forward, last; the scrubber; the speed. Playback is a periodic
+    callback that steps one tick (no threads: Pyodide has none), stopped whenever playing stops."""
+
+    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.html = ActionHTML(self.act, sizing_mode="stretch_width")
+        self._callback = None
+        self.state.param.watch(self._redraw, ["tick", "trace", "playing", "speed"])
+        self.state.param.watch(self._schedule, ["playing", "speed"])
+        self._redraw()
+
+    def _redraw(self, *events) -> None:
+        s = self.state
+        self.html.html = player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS))
+
+    def act(self, action: str, value: str = "") -> None:
+        """Do what a button, a key or the scrubber asked for."""
+        s = self.state
+        moves = {"first": -s.end_tick, "back": -1, "forward": 1, "last": s.end_tick}
+        if action in moves:
+            s.step(moves[action])
+        elif action == "toggle":
+            s.toggle_play()
+        elif action == "go" and value.isascii() and value.isdigit() and len(value) <= 4:
+            s.playing = False
+            s.go(int(value))
+        elif action == "speed" and value in SPEEDS:
+            s.speed = value
+
+    def _schedule(self, *events) -> None:
+        s = self.state
+        if self._callback is None and s.playing:
+            self._callback = pn.state.add_periodic_callback(s.advance, period=SPEEDS[s.speed], start=False)
+        if self._callback is not None:
+            self._callback.period = SPEEDS[s.speed]
+            if s.playing and not self._callback.running:
+                self._callback.start()
+            elif not s.playing and self._callback.running:
+                self._callback.stop()
+
+    def __panel__(self):
+        return self.html
+
+
+class Notice(pn.viewable.Viewer):
+    """What was wrong with the link, as escaped text: a reader's value is never markup."""
+
+    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.pane = pn.pane.HTML(pn.bind(notice_html, self.state.param.notices), sizing_mode="stretch_width",
+                                 css_classes=["notice-view"])
+
+    def __panel__(self):
+        return self.pane
+
+
+def notice_html(notices: list[str]) -> str:
+    if not notices:
+        return ""
+    items = "".join(f"<li>{escape(n)}</li>" for n in notices)
+    return f'<div class="notice" role="status"><strong>About this link:</strong><ul>{items}</ul></div>'

@@ -1,0 +1,86 @@
+"""The trace view: what happens at this tick in words, the timeline, the three lifecycles and the records."""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+import param
+from panel.io.document import unlocked
+
+from app.content import heading, text
+from app.render.lifecycles import lifecycle_svg
+from app.render.records import records_html
+from app.render.timeline import who
+from app.views.timeline_plot import TimelinePlot
+from model.trace import ECHO_KINDS
+
+
+def now_html(frame: dict) -> str:
+    """The current tick's events in words, each with who did it."""
+    lines = "".join(
+        f"<li><strong>{escape(who(e))}</strong> {escape(e['text'])}</li>"
+        for e in frame["events"]
+        if e["kind"] not in ECHO_KINDS
+    )
+    return f'<div aria-live="polite"><h3>At t{frame["tick"]}</h3><ul>{lines or "<li>nothing happens</li>"}</ul></div>'
+
+
+def lifecycles_html(trace: dict, tick: int) -> str:
+    frame = trace["ticks"][tick]
+    return '<div class="machines">' + "".join(lifecycle_svg(m, frame) for m in trace["machines"]) + "</div>"
+
+
+def breach_record(trace: dict, tick: int) -> tuple | None:
+    """The record behind the first invariant broken at this very tick, to mark it in the tables."""
+    for inv in trace["invariants"]:
+        b = inv["breach"]
+        if b and b["tick"] == tick and b["records"]:
+            return tuple(b["records"][0])
+    return None
+
+
+def caption(name: str, title: str | None = None) -> pn.pane.HTML:
+    head = f"<h2>{escape(heading(title))}</h2>" if title else ""
+    return pn.pane.HTML(f'{head}<p class="caption">{escape(text("captions", name))}</p>', sizing_mode="stretch_width")
+
+
+class TraceView(pn.viewable.Viewer):
+    """The worked example at the current tick."""
+
+    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    compact = param.Boolean(default=False, doc="Only the words and the timeline (the embed's layout).")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        s = self.state
+        self.now = pn.pane.HTML(pn.bind(lambda trace, tick: now_html(trace["ticks"][tick]), s.param.trace, s.param.tick),
+                                sizing_mode="stretch_width", css_classes=["now"])
+        self.plot = TimelinePlot()
+        s.param.watch(self._redraw_plot, ["trace", "tick"])
+        self._redraw_plot()
+        timeline = [self.now, pn.pane.Bokeh(self.plot.figure, sizing_mode="stretch_width", css_classes=["timeline"])]
+        if self.compact:
+            self._layout = pn.Column(*timeline, sizing_mode="stretch_width")
+            return
+        self._layout = pn.Column(
+            caption("timeline"),
+            *timeline,
+            caption("lifecycles", "lifecycles"),
+            pn.pane.HTML(pn.bind(lifecycles_html, s.param.trace, s.param.tick), sizing_mode="stretch_width",
+                         css_classes=["lifecycles"]),
+            caption("records", "records"),
+            pn.pane.HTML(pn.bind(lambda trace, tick: records_html(trace["ticks"][tick], breach_record(trace, tick)),
+                                 s.param.trace, s.param.tick), sizing_mode="stretch_width", css_classes=["records-view"]),
+            sizing_mode="stretch_width",
+        )
+
+    def _redraw_plot(self, *events) -> None:
+        # Raw Bokeh models: a callback may run without the document lock, so go through unlocked().
+        with unlocked():
+            if not events or any(e.name == "trace" for e in events):
+                self.plot.set_trace(self.state.trace)
+            self.plot.set_tick(self.state.tick)
+
+    def __panel__(self):
+        return self._layout
