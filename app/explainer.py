@@ -7,17 +7,18 @@ The page is composed of views (``app/views``), each drawing one part from the re
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 
 import panel as pn
 
-from app.content import heading, markdown_html, text
+from app.content import heading
 from app.palette import css_variables
+from app.render.controls import tabs_html
 from app.state import Explainer
 from app.tabs import TAB_IDS, TABS
+from app.views.action_html import ActionHTML
 from app.views.badges import Badges, OutcomeView
-from app.views.controls import Notice, Player, Presets, SwitchPanel
+from app.views.controls import Header, Player, SwitchPanel
 from app.views.shortcuts import Shortcuts
 from app.views.trace import TraceView
 
@@ -31,21 +32,17 @@ class ExplainerApp:
     def __init__(self, state: Explainer | None = None):
         self.state = s = state or Explainer()
         self.switches = SwitchPanel(state=s)
-        self.presets = Presets(state=s)
+        self.header = Header(state=s)
         self.player = Player(state=s)
         self.badges = Badges(state=s)
         self.outcome = OutcomeView(state=s)
-        self.notice = Notice(state=s)
-        self.views = {tab.id: tab.view(state=s) for tab in TABS}
         self.shortcuts = Shortcuts(self._on_key)
-        self.tabs = pn.Tabs(
-            *((tab.title, self.views[tab.id]) for tab in TABS),
-            sizing_mode="stretch_width", dynamic=True,
-            # On a narrow screen the tab names wrap instead of widening the page.
-            stylesheets=[".bk-headers-wrapper { flex-wrap: wrap !important; }"],
-        )
-        self.tabs.param.watch(lambda e: setattr(s, "tab", TAB_IDS[e.new]), "active")
-        s.param.watch(lambda e: setattr(self.tabs, "active", TAB_IDS.index(e.new)), ["tab"])
+        # The tab bar is a WAI-ARIA tablist; a view is built the first time its tab opens.
+        self.views: dict[str, pn.viewable.Viewer] = {}
+        self.tab_bar = ActionHTML(self._on_tab, sizing_mode="stretch_width")
+        self.tab_panel = pn.Column(sizing_mode="stretch_width", css_classes=["tab-panel"])
+        s.param.watch(self._show_tab, ["tab"])
+        self._show_tab()
         s.param.watch(self._push_url, [*s.values(), "tick", "tab", "embed", "playing"])
         self._last_query: str | None = None
         self._applying_url = False
@@ -53,30 +50,43 @@ class ExplainerApp:
     def layout(self) -> pn.viewable.Viewable:
         if self.state.embed:
             return self._embed_layout()
-        header = pn.pane.HTML(
-            f'<h1>{escape(heading("title"))}</h1><div class="intro">{markdown_html(text("captions", "intro"))}</div>',
-            sizing_mode="stretch_width",
-        )
-        main = pn.Column(self.notice, self.player, self.tabs, styles={"flex": "1 1 560px", "min-width": "300px"},
+        main = pn.Column(self.player, self.tab_bar, self.tab_panel, styles={"flex": "1 1 560px", "min-width": "300px"},
                          css_classes=["main"])
         side = pn.Column(self.badges, self.outcome, width=340, styles={"flex": "0 0 340px"}, css_classes=["side"])
-        controls = pn.Column(self.switches, width=330, styles={"flex": "0 0 330px"}, css_classes=["controls-column"])
+        controls = self.switches.html
+        controls.param.update(sizing_mode="fixed", width=330, styles={"flex": "0 0 330px"})
         return pn.Column(
-            self.shortcuts, header, self.presets,
+            self.shortcuts, self.header,
             pn.FlexBox(controls, main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width",
                        css_classes=["columns"]),
             sizing_mode="stretch_width", css_classes=["explainer"],
         )
 
     def _embed_layout(self) -> pn.viewable.Viewable:
+        self.header.compact = True
         controls = pn.Card(self.switches, title="Switches", collapsed=True, sizing_mode="stretch_width")
         return pn.Column(
-            self.shortcuts, self.notice, self.player, TraceView(state=self.state, compact=True),
+            self.shortcuts, self.header, self.player, TraceView(state=self.state, compact=True),
             pn.FlexBox(pn.Column(self.badges, width=340), pn.Column(self.outcome, sizing_mode="stretch_width")),
             controls, sizing_mode="stretch_width", css_classes=["explainer", "embed"],
         )
 
-    # --- keys and the URL --------------------------------------------------------------------------
+    # --- tabs, keys and the URL --------------------------------------------------------------------
+
+    def view(self, tab_id: str) -> pn.viewable.Viewer:
+        """The view of a tab, built on first use (most readers never open most tabs)."""
+        if tab_id not in self.views:
+            self.views[tab_id] = next(t for t in TABS if t.id == tab_id).view(state=self.state)
+        return self.views[tab_id]
+
+    def _on_tab(self, action: str, value: str) -> None:
+        if action == "tab" and value in TAB_IDS:
+            self.state.tab = value
+
+    def _show_tab(self, *events) -> None:
+        tab = self.state.tab
+        self.tab_bar.html = tabs_html([(t.id, t.title) for t in TABS], tab)
+        self.tab_panel.objects = [self.view(tab)]
 
     def _on_key(self, action: str, msg: dict) -> None:
         if action == "hidden":

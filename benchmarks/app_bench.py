@@ -76,7 +76,7 @@ def page_loads(repeat: int) -> None:
     explainer, baseline = statistics.median(times["explainer"]), statistics.median(times["one widget"])
     print(f"page load to interactive, explainer  median {explainer:.2f} s over {repeat}")
     print(f"page load to interactive, one widget median {baseline:.2f} s over {repeat}")
-    print(f"ratio                                {explainer / baseline:.2f}x  (aim <= 1.3x)")
+    print(f"ratio                                {explainer / baseline:.2f}x  (aim <= 1.5x)")
 
 
 def main() -> None:

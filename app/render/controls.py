@@ -90,3 +90,15 @@ def player_html(tick: int, end: int, playing: bool, speed: str, speeds: list[str
         "</div>"
         '<p class="keys">Keys: Space plays or pauses, ← and → step, Home and End jump to the first and last tick.</p>'
     )
+
+
+def tabs_html(tabs: list[tuple[str, str]], active: str) -> str:
+    """A tablist of ``(id, title)``: the chosen tab is ``aria-selected`` and the only one in the Tab order
+    (arrow keys move between tabs, as the WAI-ARIA tabs pattern has it)."""
+    items = "".join(
+        f'<button type="button" role="tab" id="tab-{tab}" class="tab tab-{tab}" aria-selected="{str(tab == active).lower()}" '
+        f'aria-controls="tab-panel" tabindex="{0 if tab == active else -1}" data-action="tab" data-value="{tab}" '
+        f'data-key="tab-{tab}">{escape(title)}</button>'
+        for tab, title in tabs
+    )
+    return f'<div class="tabs" role="tablist" aria-label="Views">{items}</div>'

@@ -37,6 +37,19 @@ class ActionHTML(JSComponent):
         }
       };
       const send = (target) => model.send_msg({ action: target.dataset.action, value: target.dataset.value ?? target.value ?? "" });
+      // In a tablist, arrow keys, Home and End move to another tab and open it (the WAI-ARIA tabs pattern).
+      root.addEventListener("keydown", (event) => {
+        const tab = event.target.closest('[role="tab"]');
+        const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity };
+        if (!tab || !(event.key in moves)) return;
+        const tabs = [...tab.closest('[role="tablist"]').querySelectorAll('[role="tab"]')];
+        const at = tabs.indexOf(tab) + moves[event.key];
+        const next = tabs[Math.max(0, Math.min(tabs.length - 1, Number.isFinite(at) ? at : (at < 0 ? 0 : tabs.length - 1)))];
+        event.preventDefault();
+        event.stopPropagation();
+        next.focus();
+        send(next);
+      });
       root.addEventListener("click", (event) => {
         const button = event.target.closest("button[data-action]");
         if (button && root.contains(button)) send(button);

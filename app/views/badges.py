@@ -10,7 +10,7 @@ import param
 from app.content import heading, markdown_html, text, title_and_body
 from app.render.outcome import badges_html, finished_text, outcome_html
 from app.views.action_html import ActionHTML
-from app.views.trace import caption
+from app.views.trace import caption_html
 
 
 class Badges(pn.viewable.Viewer):
@@ -19,14 +19,21 @@ class Badges(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         self.html = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["badges-view"])
-        self.explanation = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["explanation"])
+        self.explanation = ""  # what the last badge activated says; cleared when the run changes
+        self.state.param.watch(self._forget, ["trace"])
         self.state.param.watch(self._redraw, ["trace", "tick"])
-        self.state.param.watch(lambda e: setattr(self.explanation, "object", ""), ["trace"])
         self._redraw()
+
+    def _forget(self, *events) -> None:
+        self.explanation = ""
 
     def _redraw(self, *events) -> None:
         s = self.state
-        self.html.html = badges_html(s.trace, s.tick, s.outcome, interactive=True)
+        self.html.html = (
+            f"<h2>{escape(heading('invariants'))}</h2>"
+            + badges_html(s.trace, s.tick, s.outcome, interactive=True)
+            + f'<div class="explanation">{self.explanation}</div>'
+        )
 
     def _act(self, action: str, value: str) -> None:
         if action == "explain" and value in {*(i["id"] for i in self.state.trace["invariants"]), "finished"}:
@@ -46,14 +53,14 @@ class Badges(pn.viewable.Viewer):
             detail = f"Broken at t{breach['tick']} by {breach['actor']}: {breach['detail']}." if breach else "Held for the whole run."
             if breach:
                 s.go(breach["tick"])
-        self.explanation.object = (
+        self.explanation = (
             f'<div class="explain" role="status"><h3>{escape(title)} — {state}</h3>{markdown_html(body)}'
             f"<p><strong>{escape(detail)}</strong></p></div>"
         )
+        self._redraw()
 
     def __panel__(self):
-        return pn.Column(pn.pane.HTML(f"<h2>{escape(heading('invariants'))}</h2>"), self.html, self.explanation,
-                         sizing_mode="stretch_width")
+        return self.html
 
 
 class OutcomeView(pn.viewable.Viewer):
@@ -62,8 +69,12 @@ class OutcomeView(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         s = self.state
-        self.pane = pn.pane.HTML(pn.bind(outcome_html, s.param.outcome, s.param.trace, s.param.tick),
-                                 sizing_mode="stretch_width", css_classes=["outcome-view"])
+        lead = caption_html("outcome", "outcome")
+        self.pane = pn.pane.HTML(
+            pn.bind(lambda outcome, trace, tick: lead + outcome_html(outcome, trace, tick), s.param.outcome,
+                    s.param.trace, s.param.tick),
+            sizing_mode="stretch_width", css_classes=["outcome-view"],
+        )
 
     def __panel__(self):
-        return pn.Column(caption("outcome", "outcome"), self.pane, sizing_mode="stretch_width")
+        return self.pane

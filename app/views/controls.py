@@ -8,7 +8,7 @@ from html import escape
 import panel as pn
 import param
 
-from app.content import markdown_html, text
+from app.content import heading, markdown_html, text
 from app.render.controls import player_html, presets_html, switches_html
 from app.state import PRESETS, SPEEDS
 from app.views.action_html import ActionHTML
@@ -43,29 +43,35 @@ class SwitchPanel(pn.viewable.Viewer):
         return self.html
 
 
-class Presets(pn.viewable.Viewer):
-    """The chapters of the story, and the words of the one on show."""
+class Header(pn.viewable.Viewer):
+    """The page's title (and, unless compact, its introduction), what was wrong with the link, the chapters
+    of the story, and the words of the chapter on show."""
 
     state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    compact = param.Boolean(default=False, doc="A short title and no introduction (the embed's layout).")
 
     def __init__(self, **params):
         super().__init__(**params)
-        self.buttons = ActionHTML(self._act, sizing_mode="stretch_width")
-        self.note = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["preset-note"])
-        self.state.param.watch(self._redraw, list(ALL_SETTINGS))
+        self.html = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["header"])
+        self.state.param.watch(self._redraw, [*ALL_SETTINGS, "notices"])
+        self.param.watch(self._redraw, ["compact"])
         self._redraw()
 
     def _redraw(self, *events) -> None:
         name = self.state.preset_name()
-        self.buttons.html = presets_html(list(PRESETS), name)
-        self.note.object = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if name else ""
+        if self.compact:
+            title = f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
+        else:
+            title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{markdown_html(text("captions", "intro"))}</div>'
+        note = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if name else ""
+        self.html.html = title + notice_html(self.state.notices) + presets_html(list(PRESETS), name) + note
 
     def _act(self, action: str, value: str) -> None:
         if action == "preset" and value in PRESETS:
             self.state.apply_preset(value)
 
     def __panel__(self):
-        return pn.Column(self.buttons, self.note, sizing_mode="stretch_width")
+        return self.html
 
 
 class Player(pn.viewable.Viewer):
@@ -115,21 +121,8 @@ class Player(pn.viewable.Viewer):
         return self.html
 
 
-class Notice(pn.viewable.Viewer):
-    """What was wrong with the link, as escaped text: a reader's value is never markup."""
-
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
-
-    def __init__(self, **params):
-        super().__init__(**params)
-        self.pane = pn.pane.HTML(pn.bind(notice_html, self.state.param.notices), sizing_mode="stretch_width",
-                                 css_classes=["notice-view"])
-
-    def __panel__(self):
-        return self.pane
-
-
 def notice_html(notices: list[str]) -> str:
+    """What was wrong with the link, as escaped text: a reader's value is never markup."""
     if not notices:
         return ""
     items = "".join(f"<li>{escape(n)}</li>" for n in notices)

@@ -40,9 +40,14 @@ def breach_record(trace: dict, tick: int) -> tuple | None:
     return None
 
 
-def caption(name: str, title: str | None = None) -> pn.pane.HTML:
+def caption_html(name: str, title: str | None = None) -> str:
+    """A view's heading (from content/headings.md) and caption (from content/captions.md)."""
     head = f"<h2>{escape(heading(title))}</h2>" if title else ""
-    return pn.pane.HTML(f'{head}<p class="caption">{escape(text("captions", name))}</p>', sizing_mode="stretch_width")
+    return f'{head}<p class="caption">{escape(text("captions", name))}</p>'
+
+
+def caption(name: str, title: str | None = None) -> pn.pane.HTML:
+    return pn.pane.HTML(caption_html(name, title), sizing_mode="stretch_width")
 
 
 class TraceView(pn.viewable.Viewer):
@@ -54,8 +59,12 @@ class TraceView(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         s = self.state
-        self.now = pn.pane.HTML(pn.bind(lambda trace, tick: now_html(trace["ticks"][tick]), s.param.trace, s.param.tick),
-                                sizing_mode="stretch_width", css_classes=["now"])
+        # Each pane carries its own heading and caption: fewer components, a lighter page.
+        lead = "" if self.compact else caption_html("timeline")
+        self.now = pn.pane.HTML(
+            pn.bind(lambda trace, tick: lead + now_html(trace["ticks"][tick]), s.param.trace, s.param.tick),
+            sizing_mode="stretch_width", css_classes=["now"],
+        )
         self.plot = TimelinePlot()
         s.param.watch(self._redraw_plot, ["trace", "tick"])
         self._redraw_plot()
@@ -63,15 +72,18 @@ class TraceView(pn.viewable.Viewer):
         if self.compact:
             self._layout = pn.Column(*timeline, sizing_mode="stretch_width")
             return
+        lifecycles_lead, records_lead = caption_html("lifecycles", "lifecycles"), caption_html("records", "records")
         self._layout = pn.Column(
-            caption("timeline"),
             *timeline,
-            caption("lifecycles", "lifecycles"),
-            pn.pane.HTML(pn.bind(lifecycles_html, s.param.trace, s.param.tick), sizing_mode="stretch_width",
-                         css_classes=["lifecycles"]),
-            caption("records", "records"),
-            pn.pane.HTML(pn.bind(lambda trace, tick: records_html(trace["ticks"][tick], breach_record(trace, tick)),
-                                 s.param.trace, s.param.tick), sizing_mode="stretch_width", css_classes=["records-view"]),
+            pn.pane.HTML(
+                pn.bind(lambda trace, tick: lifecycles_lead + lifecycles_html(trace, tick), s.param.trace, s.param.tick),
+                sizing_mode="stretch_width", css_classes=["lifecycles"],
+            ),
+            pn.pane.HTML(
+                pn.bind(lambda trace, tick: records_lead + records_html(trace["ticks"][tick], breach_record(trace, tick)),
+                        s.param.trace, s.param.tick),
+                sizing_mode="stretch_width", css_classes=["records-view"],
+            ),
             sizing_mode="stretch_width",
         )
 

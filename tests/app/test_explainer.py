@@ -49,7 +49,8 @@ def test_activating_a_badge_explains_it_and_jumps_to_the_breach(app):
     app.badges._act("explain", "duplicate-effect")
     breach = next(i["breach"] for i in app.state.trace["invariants"] if i["id"] == "duplicate-effect")
     assert app.state.tick == breach["tick"]
-    assert "No duplicate effect" in app.badges.explanation.object and f"t{breach['tick']}" in app.badges.explanation.object
+    assert "No duplicate effect" in app.badges.explanation and f"t{breach['tick']}" in app.badges.explanation
+    assert app.badges.explanation in app.badges.html.html
     app.badges._act("explain", "<script>")  # not a badge: ignored
     assert app.state.tick == breach["tick"]
 
@@ -64,7 +65,7 @@ def test_outcome_view_shows_the_models_figures(app):
 
 
 def test_compare_names_the_first_tick_the_runs_part_and_the_from_scratch_cost(app):
-    compare = app.views["compare"]
+    compare = app.view("compare")
     app.apply_url("?fencing=off")
     assert compare.parts_at == 8
     assert "part at <strong>t8</strong>" in compare.body.object
@@ -77,7 +78,7 @@ def test_compare_names_the_first_tick_the_runs_part_and_the_from_scratch_cost(ap
 
 
 def test_sweep_filter_and_load(app):
-    sweep = app.views["sweep"]
+    sweep = app.view("sweep")
     sweep.filter.value = "duplicate-effect"
     assert sweep.list.options
     chosen = sweep.list.value
@@ -136,22 +137,27 @@ def test_every_setting_the_model_declares_has_a_control(app):
 
 
 def test_the_tab_registry_feeds_the_tabs_and_the_url(app):
-    assert [title for title, _ in zip(app.tabs._names, TABS, strict=True)] == [t.title for t in TABS]
     for n, tab in enumerate(TABS):
         app.apply_url(f"?tab={tab.id}")
-        assert app.tabs.active == n
+        assert f'aria-selected="true" aria-controls="tab-panel" tabindex="0" data-action="tab" data-value="{tab.id}"' in app.tab_bar.html
+        assert app.tab_bar.html.count('aria-selected="true"') == 1 and tab.title in app.tab_bar.html
+        assert isinstance(app.views[tab.id], tab.view) and len(app.tab_panel.objects) == 1
         assert app.state.to_query() == ("" if n == 0 else f"?tab={tab.id}")
+    app._on_tab("tab", "compare")
+    assert app.state.tab == "compare"
+    app._on_tab("tab", "nowhere")
+    assert app.state.tab == "compare"
 
 
 def test_text_view_lists_every_event_up_to_the_tick(app):
     app.apply_url("?tick=8")
-    html = app.views["text"].pane.object
+    html = app.view("text").pane.object
     assert "journal</td><td>rejects #1" in html and "t8" in html and "t9" not in html
 
 
 def test_a_notice_shows_the_readers_value_as_text_only(app):
     app.apply_url("?fencing=![x](http://host/beacon.png)&preset=[log in again](https://x.example)")
-    html = app.notice.pane.object
+    html = app.header.html.html
     assert "<img" not in html and "<a " not in html and "href" not in html
     assert "![x](http://host/beacon.png)" in html
 
@@ -159,13 +165,13 @@ def test_a_notice_shows_the_readers_value_as_text_only(app):
 def test_real_engines_view_shows_every_recorded_run(app):
     from app.content import engine_results
 
-    html = app.views["engines"].__panel__().object
+    html = app.view("engines").__panel__().object
     assert html.count('<tr><th scope="row">') == len(engine_results()["results"])
     assert "matches" in html
 
 
 def test_choosing_a_cell_of_the_864_matrix_loads_that_run(app):
-    sweep = app.views["sweep"]
+    sweep = app.view("sweep")
     rows = shared.sweep_rows()
     n = next(i for i, r in enumerate(rows) if r["outcome"]["invariants_broken"] == ["duplicate-effect"])
     cell = sweep.matrix.source.data["index"].index(n)

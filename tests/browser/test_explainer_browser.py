@@ -186,3 +186,21 @@ def test_inside_an_iframe_the_app_tells_its_parent_ready_height_and_url(page, ex
     page.wait_for_function(
         "() => got.some(m => m.type === 'durable-work-explainer:url' && m.search.includes('tick=1'))", timeout=20000
     )
+
+
+def test_the_views_are_a_tablist_for_the_keyboard(explainer):
+    page = explainer.page
+    explainer.open("?tick=3")
+    trace_tab = page.get_by_role("tab", name="Trace")
+    expect(trace_tab).to_have_attribute("aria-selected", "true")
+    trace_tab.focus()
+    page.keyboard.press("ArrowRight")
+    compare_tab = page.get_by_role("tab", name="Compare")
+    expect(compare_tab).to_have_attribute("aria-selected", "true")
+    expect(compare_tab).to_be_focused()
+    expect(page.locator(".compare-view")).to_contain_text("every protection on")
+    page.keyboard.press("End")
+    expect(page.get_by_role("tab", name="Glossary")).to_have_attribute("aria-selected", "true")
+    expect(page.locator(".glossary")).to_contain_text("owner token")
+    explainer.wait_tick(3)  # arrow keys on a tab move between tabs, never the tick
+    page.wait_for_url(re.compile(r"tab=glossary"))
