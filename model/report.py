@@ -37,8 +37,11 @@ def short(digest: str | None) -> str | None:
 _REVENUE = re.compile(r"(\d+(?:\.\d+)?) million")
 
 
+@cache
 def revenue_figure(text: str) -> str | None:
-    """The revenue figure a summary of ``text`` quotes, e.g. '4.7 million'; None if the text has none."""
+    """The revenue figure a summary of ``text`` quotes, e.g. '4.7 million'; None if the text has none.
+
+    Cached: a pure function of the text, and there are only a handful of texts."""
     match = _REVENUE.search(text)
     return match.group(0) if match else None
 
@@ -55,7 +58,7 @@ class ReportVersion:
         return _VERSION_HASH[self.name]
 
     def text(self, section: str) -> str:
-        return dict(self.sections)[section]
+        return _SECTION_TEXT[(self.name, section)]
 
     def section_hash(self, section: str) -> str:
         return _SECTION_HASH[(self.name, section)]
@@ -83,7 +86,8 @@ V2 = ReportVersion(
 VERSIONS = (V1, V2)
 VERSION_BY_NAME = {v.name: v for v in VERSIONS}
 
-# Hashes are computed once at import: the model asks for them thousands of times in a sweep.
+# Texts and hashes are looked up once at import: the model asks for them thousands of times in a sweep.
+_SECTION_TEXT = {(v.name, s): t for v in VERSIONS for s, t in v.sections}
 _SECTION_HASH = {(v.name, s): sha256(t) for v in VERSIONS for s, t in v.sections}
 _VERSION_HASH = {
     v.name: sha256("".join(_SECTION_HASH[(v.name, s)] for s in SECTIONS)) for v in VERSIONS
