@@ -72,7 +72,9 @@ def sh(*command: str | Path, cwd: Path | None = None) -> None:
     env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
     done = subprocess.run([str(c) for c in command], cwd=cwd, env=env, capture_output=True, text=True)
     if done.returncode != 0:
-        raise BuildError(f"{' '.join(map(str, command))} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+        raise BuildError(
+            f"{' '.join(map(str, command))} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        )
 
 
 def panel_pyodide_version() -> str:
@@ -150,10 +152,15 @@ def vendor_pyodide(site: Path, model_wheel: Path) -> Path:
     shutil.copy2(model_wheel, target / model_wheel.name)
     pyodide_cli = Path(sys.executable).with_name("pyodide")
     sh(
-        pyodide_cli, "lockfile", "add-wheels",
-        "--input", npm / "pyodide-lock.json",
-        "--output", target / "pyodide-lock.json",
-        "--base-path", target,
+        pyodide_cli,
+        "lockfile",
+        "add-wheels",
+        "--input",
+        npm / "pyodide-lock.json",
+        "--output",
+        target / "pyodide-lock.json",
+        "--base-path",
+        target,
         target / model_wheel.name,
     )
     lock = json.loads((target / "pyodide-lock.json").read_text())
@@ -180,8 +187,20 @@ def convert_app(site: Path, wheels: list[Path], pwa: bool) -> Path:
             shutil.copy2(wheel, work / wheel.name)
         (work / "requirements.txt").write_text("".join(f"./{w.name}\n" for w in wheels))
         command = [
-            sys.executable, "-m", "panel", "convert", work / "explainer.py", "--to", "pyodide-worker",
-            "--out", site / "app", "--requirements", work / "requirements.txt", "--title", page_title(), "--skip-embed",
+            sys.executable,
+            "-m",
+            "panel",
+            "convert",
+            work / "explainer.py",
+            "--to",
+            "pyodide-worker",
+            "--out",
+            site / "app",
+            "--requirements",
+            work / "requirements.txt",
+            "--title",
+            page_title(),
+            "--skip-embed",
         ]
         if pwa:
             command.append("--pwa")
@@ -213,7 +232,10 @@ def main_trace_parts() -> dict[str, str]:
         "outcome": outcome_html(outcome, trace, end),
         "text": events_table_html(trace, end, f"The main trace, t0 to t{end}"),
         "loading": escape(text("captions", "loading")),
-        **{f"h_{k}": escape(heading(k)) for k in ("title", "timeline", "invariants", "outcome", "lifecycles", "text")},
+        **{
+            f"h_{k}": escape(heading(k))
+            for k in ("title", "timeline", "invariants", "outcome", "lifecycles", "text")
+        },
         "end": str(end),
     }
 
@@ -242,7 +264,8 @@ def page(title: str, body: str, body_class: str = "") -> str:
 def index_body(parts: dict[str, str], compact: bool) -> str:
     live = "app/explainer.html"
     status = (
-        f'<div id="status" class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span>'
+        f'<div id="status" class="status" role="status" aria-live="polite"><span class="spinner" '
+        'aria-hidden="true"></span>'
         f' {parts["loading"]} <a href="{live}">Open the live explainer on its own</a>.</div>'
     )
     prerender = f"""
@@ -265,30 +288,41 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
   {"" if compact else f'<h2>{parts["h_text"]}</h2><div class="scroll">{parts["text"]}</div>'}
 </section>"""
     header = (
-        "" if compact else
-        f'<header><h1>{parts["h_title"]}</h1><div class="intro">{parts["intro"]}</div>'
-        '<nav><a href="selfcheck.html">The model in your browser</a> · <a href="engines.html">Real engines</a></nav></header>'
+        ""
+        if compact
+        else f'<header><h1>{parts["h_title"]}</h1><div class="intro">{parts["intro"]}</div>'
+        '<nav><a href="selfcheck.html">The model in your browser</a> · <a href="engines.html">Real '
+        "engines</a></nav></header>"
     )
     return (
         f'{header}<main>{status}<div id="live-slot"></div>{prerender}</main>'
-        f'<script src="static/loader.js" data-live="{live}" data-embed="{"1" if compact else ""}" defer></script>'
+        f'<script src="static/loader.js" data-live="{live}" data-embed="{"1" if compact else ""}" '
+        "defer></script>"
     )
 
 
 def selfcheck_body(expected: dict) -> str:
 
-    intro = text("captions", "selfcheck").format(pyodide=PYODIDE_VERSION, runs=expected["runs"], python=expected["python"])
+    intro = text("captions", "selfcheck").format(
+        pyodide=PYODIDE_VERSION, runs=expected["runs"], python=expected["python"]
+    )
     return f"""
 <header><h1>{escape(heading("selfcheck"))}</h1>
 <div class="intro">{markdown_html(intro)}</div>
 <nav><a href="index.html">Back to the explainer</a></nav></header>
 <main>
-<div id="selfcheck-status" class="status" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> Loading Python…</div>
+<div id="selfcheck-status" class="status" role="status" aria-live="polite">
+<span class="spinner" aria-hidden="true"></span> Loading Python…</div>
 <table class="selfcheck"><caption>Digests (sha256 of the JSON, the same bytes or not)</caption>
-<thead><tr><th scope="col">what</th><th scope="col">CPython, at build time</th><th scope="col">Pyodide, in this browser</th><th scope="col">same?</th></tr></thead>
+<thead><tr><th scope="col">what</th><th scope="col">CPython, at build time</th>
+<th scope="col">Pyodide, in this browser</th><th scope="col">same?</th></tr></thead>
 <tbody>
-<tr><th scope="row">outcomes of all {expected["runs"]}</th><td><code>{expected["sweep_digest"][:16]}</code></td><td id="sweep-digest">…</td><td id="sweep-same">…</td></tr>
-<tr><th scope="row">full main trace</th><td><code>{expected["main_trace_digest"][:16]}</code></td><td id="trace-digest">…</td><td id="trace-same">…</td></tr>
+<tr><th scope="row">outcomes of all {expected["runs"]}</th>
+<td><code>{expected["sweep_digest"][:16]}</code></td>
+<td id="sweep-digest">…</td><td id="sweep-same">…</td></tr>
+<tr><th scope="row">full main trace</th>
+<td><code>{expected["main_trace_digest"][:16]}</code></td>
+<td id="trace-digest">…</td><td id="trace-same">…</td></tr>
 </tbody></table>
 <h2>{escape(heading("sweep-found"))}</h2>
 <div id="summary"></div>
@@ -303,7 +337,7 @@ def engines_body() -> str:
     results = engine_results()
     table = engines_html(results) if results else "<p>No engine results are recorded.</p>"
     return (
-        f'<header><h1>{escape(heading("engines"))}</h1>'
+        f"<header><h1>{escape(heading('engines'))}</h1>"
         f'<div class="intro">{markdown_html(text("captions", "engines"))}</div>'
         '<nav><a href="index.html">Back to the explainer</a></nav></header>'
         f"<main>{table}</main>"
@@ -312,7 +346,6 @@ def engines_body() -> str:
 
 def selfcheck_expected() -> dict:
 
-
     return {**fingerprint(), "summary": sweep_summary(sweep()), "python": platform.python_version()}
 
 
@@ -320,13 +353,19 @@ def write_pages(site: Path) -> None:
 
     parts = main_trace_parts()
     (site / "index.html").write_text(page(page_title(), index_body(parts, compact=False)), encoding="utf-8")
-    (site / "embed.html").write_text(page(page_title(), index_body(parts, compact=True), "embed"), encoding="utf-8")
+    (site / "embed.html").write_text(
+        page(page_title(), index_body(parts, compact=True), "embed"), encoding="utf-8"
+    )
     expected = selfcheck_expected()
-    (site / "selfcheck.html").write_text(page(heading("selfcheck"), selfcheck_body(expected)), encoding="utf-8")
+    (site / "selfcheck.html").write_text(
+        page(heading("selfcheck"), selfcheck_body(expected)), encoding="utf-8"
+    )
     (site / "engines.html").write_text(page(heading("engines"), engines_body()), encoding="utf-8")
     (site / "selfcheck.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
     shutil.copytree(ROOT / "static", site / "static")
-    shutil.copy2(ROOT / "app" / "diagrams.css", site / "static" / "diagrams.css")  # the app's own picture styles
+    shutil.copy2(
+        ROOT / "app" / "diagrams.css", site / "static" / "diagrams.css"
+    )  # the app's own picture styles
 
     (site / "static" / "palette.css").write_text(css_variables(), encoding="utf-8")
 
@@ -354,9 +393,15 @@ def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build the explainer's static site.")
-    parser.add_argument("--out", type=Path, default=ROOT / "site", help="where to write the site (default: site/)")
-    parser.add_argument("--pwa", action="store_true", help="add Panel's service worker, for use offline after one visit")
-    parser.add_argument("--skip-app", action="store_true", help="leave out the converted app (faster; pages only)")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "site", help="where to write the site (default: site/)"
+    )
+    parser.add_argument(
+        "--pwa", action="store_true", help="add Panel's service worker, for use offline after one visit"
+    )
+    parser.add_argument(
+        "--skip-app", action="store_true", help="leave out the converted app (faster; pages only)"
+    )
     args = parser.parse_args(argv)
     try:
         build(args.out.resolve(), pwa=args.pwa, skip_app=args.skip_app)

@@ -51,7 +51,9 @@ _MARKDOWN = MarkdownIt("commonmark")
 
 def glossary_html() -> str:
     """Every term of content/glossary.md, in file order."""
-    terms = "".join(f"<dt>{escape(k)}</dt><dd>{markdown_html(v)}</dd>" for k, v in sections("glossary").items())
+    terms = "".join(
+        f"<dt>{escape(k)}</dt><dd>{markdown_html(v)}</dd>" for k, v in sections("glossary").items()
+    )
     return f'<dl class="glossary">{terms}</dl>'
 
 

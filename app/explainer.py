@@ -22,7 +22,9 @@ from app.views.controls import Header, Player, SwitchPanel
 from app.views.shortcuts import Shortcuts
 from app.views.trace import TraceView
 
-CSS = [css_variables()] + [Path(__file__).with_name(n).read_text(encoding="utf-8") for n in ("explainer.css", "diagrams.css")]
+CSS = [css_variables()] + [
+    Path(__file__).with_name(n).read_text(encoding="utf-8") for n in ("explainer.css", "diagrams.css")
+]
 pn.extension(raw_css=CSS, design="native")
 
 
@@ -50,25 +52,48 @@ class ExplainerApp:
     def layout(self) -> pn.viewable.Viewable:
         if self.state.embed:
             return self._embed_layout()
-        main = pn.Column(self.player, self.tab_bar, self.tab_panel, styles={"flex": "1 1 560px", "min-width": "300px"},
-                         css_classes=["main"])
-        side = pn.Column(self.badges, self.outcome, width=340, styles={"flex": "0 0 340px"}, css_classes=["side"])
+        main = pn.Column(
+            self.player,
+            self.tab_bar,
+            self.tab_panel,
+            styles={"flex": "1 1 560px", "min-width": "300px"},
+            css_classes=["main"],
+        )
+        side = pn.Column(
+            self.badges, self.outcome, width=340, styles={"flex": "0 0 340px"}, css_classes=["side"]
+        )
         controls = self.switches.html
         controls.param.update(sizing_mode="fixed", width=330, styles={"flex": "0 0 330px"})
         return pn.Column(
-            self.shortcuts, self.header,
-            pn.FlexBox(controls, main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width",
-                       css_classes=["columns"]),
-            sizing_mode="stretch_width", css_classes=["explainer"],
+            self.shortcuts,
+            self.header,
+            pn.FlexBox(
+                controls,
+                main,
+                side,
+                flex_wrap="wrap",
+                align_items="flex-start",
+                sizing_mode="stretch_width",
+                css_classes=["columns"],
+            ),
+            sizing_mode="stretch_width",
+            css_classes=["explainer"],
         )
 
     def _embed_layout(self) -> pn.viewable.Viewable:
         self.header.compact = True
         controls = pn.Card(self.switches, title="Switches", collapsed=True, sizing_mode="stretch_width")
         return pn.Column(
-            self.shortcuts, self.header, self.player, TraceView(state=self.state, compact=True),
-            pn.FlexBox(pn.Column(self.badges, width=340), pn.Column(self.outcome, sizing_mode="stretch_width")),
-            controls, sizing_mode="stretch_width", css_classes=["explainer", "embed"],
+            self.shortcuts,
+            self.header,
+            self.player,
+            TraceView(state=self.state, compact=True),
+            pn.FlexBox(
+                pn.Column(self.badges, width=340), pn.Column(self.outcome, sizing_mode="stretch_width")
+            ),
+            controls,
+            sizing_mode="stretch_width",
+            css_classes=["explainer", "embed"],
         )
 
     # --- tabs, keys and the URL --------------------------------------------------------------------

@@ -159,7 +159,9 @@ class Explainer(_Settings):
             self.playing = False
             self.param.update(**reading.values, tab=reading.tab, embed=reading.embed)
         if reading.tick > self.end_tick:
-            reading.notices.append(f"this run ends at t{self.end_tick}; showing t{self.end_tick} instead of t{reading.tick}.")
+            reading.notices.append(
+                f"this run ends at t{self.end_tick}; showing t{self.end_tick} instead of t{reading.tick}."
+            )
         self.go(reading.tick)
         self.notices = reading.notices
         return reading.notices
@@ -203,7 +205,9 @@ class _Query:
                 self.notices.append(f"embed must be 0 or 1; got {quoted(value)}, showing the full page.")
         else:
             known = ", ".join([*ALL_SETTINGS, *URL_FLAGS])
-            self.notices.append(f"{quoted(key)} is not something the explainer understands (it knows: {known}).")
+            self.notices.append(
+                f"{quoted(key)} is not something the explainer understands (it knows: {known})."
+            )
 
     def _setting(self, key: str, value: str) -> None:
         allowed = allowed_values(key)
@@ -211,5 +215,6 @@ class _Query:
             self.values[key] = value
         else:
             self.notices.append(
-                f"{quoted(value)} is not a value of {key} (allowed: {', '.join(allowed)}); showing {allowed[0]}."
+                f"{quoted(value)} is not a value of {key} (allowed: {', '.join(allowed)}); showing "
+                f"{allowed[0]}."
             )

@@ -36,10 +36,14 @@ def python_side(repeat: int) -> None:
         start = time.perf_counter()
         app.state.go((n % app.state.end_tick) + (1 if n % 2 else 0))
         step.append(time.perf_counter() - start)
-    print(f"switch change (model run + views)   median {statistics.median(switch) * 1000:.1f} ms, "
-          f"max {max(switch) * 1000:.1f} ms  (aim <= 50 ms)")
-    print(f"tick step (views)                   median {statistics.median(step) * 1000:.1f} ms, "
-          f"max {max(step) * 1000:.1f} ms  (aim <= 50 ms)")
+    print(
+        f"switch change (model run + views)   median {statistics.median(switch) * 1000:.1f} ms, "
+        f"max {max(switch) * 1000:.1f} ms  (aim <= 50 ms)"
+    )
+    print(
+        f"tick step (views)                   median {statistics.median(step) * 1000:.1f} ms, "
+        f"max {max(step) * 1000:.1f} ms  (aim <= 50 ms)"
+    )
 
 
 def page_loads(repeat: int) -> None:

@@ -26,7 +26,9 @@ def sizes(site: Path) -> None:
     own = [p for p in site.rglob("*") if p.is_file() and "pyodide" not in p.relative_to(site).parts]
     core = [p for p in (site / "pyodide").iterdir() if p.is_file()]
     total = sum(p.stat().st_size for p in own)
-    print(f"site's own assets        {total / 1000:.0f} kB in {len(own)} files  (aim <= 300 kB before Pyodide)")
+    print(
+        f"site's own assets        {total / 1000:.0f} kB in {len(own)} files  (aim <= 300 kB before Pyodide)"
+    )
     for p in sorted(own, key=lambda p: -p.stat().st_size)[:6]:
         print(f"  {p.relative_to(site)!s:<38} {p.stat().st_size / 1000:7.1f} kB")
     print(f"vendored Pyodide + wheel {sum(p.stat().st_size for p in core) / 1e6:.1f} MB (for the self-check)")
@@ -38,7 +40,9 @@ def timings(site: Path, repeat: int) -> None:
     from tests.conftest import CHROMIUM, CHROMIUM_ARGS
     from tests.site.conftest import QuietHandler
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site))
+    )
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}"
     visible, paint, selfcheck = [], [], []
@@ -52,8 +56,12 @@ def timings(site: Path, repeat: int) -> None:
             page.goto(f"{base}/index.html", wait_until="commit")
             page.locator("#prerender").wait_for(state="visible")
             visible.append(time.perf_counter() - start)
-            paint.append(page.evaluate(
-                "() => (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: NaN}).startTime / 1000"))
+            paint.append(
+                page.evaluate(
+                    "() => (performance.getEntriesByName('first-contentful-paint')[0] || {startTime: "
+                    "NaN}).startTime / 1000"
+                )
+            )
             page.close()
             page = browser.new_page()
             start = time.perf_counter()
@@ -63,8 +71,10 @@ def timings(site: Path, repeat: int) -> None:
             page.close()
         browser.close()
     server.shutdown()
-    print(f"pre-rendered trace visible  median {statistics.median(visible):.2f} s, first paint "
-          f"{statistics.median(paint):.2f} s  (aim <= 1 s)")
+    print(
+        f"pre-rendered trace visible  median {statistics.median(visible):.2f} s, first paint "
+        f"{statistics.median(paint):.2f} s  (aim <= 1 s)"
+    )
     print(f"self-check page finished    median {statistics.median(selfcheck):.2f} s  (aim <= 5 s)")
 
 

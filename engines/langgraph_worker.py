@@ -4,8 +4,9 @@
 
 The entrypoint reads the report when it runs, summarises the four sections as tasks, assembles the
 digest and posts it as a task. Resuming (attempt 2 and later) invokes the same thread with no input, so
-LangGraph restores what its checkpoint holds (or starts over when nothing was saved). With ``keyed_by_input`` each section's task is named by the
-hash of the text it read: the builder's fix, so a changed section is not restored by position.
+LangGraph restores what its checkpoint holds (or starts over when nothing was saved). With
+``keyed_by_input`` each section's task is named by the hash of the text it read: the builder's fix, so a
+changed section is not restored by position.
 """
 
 from __future__ import annotations

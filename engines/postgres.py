@@ -19,7 +19,9 @@ class PostgresError(RuntimeError):
 
 
 def _bin(name: str) -> str:
-    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or ([shutil.which(name)] if shutil.which(name) else [])
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or (
+        [shutil.which(name)] if shutil.which(name) else []
+    )
     if not found:
         raise PostgresError(f"PostgreSQL's {name} was not found; install Debian's postgresql package")
     return found[-1]
@@ -48,7 +50,9 @@ class Postgres:
             shutil.chown(self.folder, "postgres")
         self._run(_bin("initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres")
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run(_bin("pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start")
+        self._run(
+            _bin("pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start"
+        )
         return self
 
     def url(self, database: str) -> str:

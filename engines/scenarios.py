@@ -43,7 +43,10 @@ class Attempted:
 def launch(engine: str, job: Job, timeout: float = 180) -> Attempted:
     done = subprocess.run(
         [sys.executable, "-m", f"engines.{engine}_worker", job.to_json()],
-        cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
     return Attempted(done.returncode, done.stderr[-4000:])
 
@@ -73,7 +76,7 @@ def predict(switches: Switches) -> dict:
     """What the model says for these switches, in the fields the engines are compared on."""
     result = run(switches)
     trace = trace_dict(result)
-    outcome = result.outcome()
+    outcome = result.outcome().to_dict()
     last = trace["ticks"][-1]["records"]
     accepted = last["acceptances"][-1]["digest"] if last["acceptances"] else None
     figure = next((c["figure"] for c in last["candidates"] if c["digest"] == accepted), None)
@@ -107,8 +110,16 @@ class Context:
         return folder, url
 
 
-def result(ctx: Context, scenario: str, title: str, variant: str, switches: Switches, observed: dict,
-           compared: tuple[str, ...], note: str = "") -> dict:
+def result(
+    ctx: Context,
+    scenario: str,
+    title: str,
+    variant: str,
+    switches: Switches,
+    observed: dict,
+    compared: tuple[str, ...],
+    note: str = "",
+) -> dict:
     predicted = predict(switches)
     entry = {
         "scenario": scenario,
@@ -132,7 +143,15 @@ def result(ctx: Context, scenario: str, title: str, variant: str, switches: Swit
 def crash_and_resume(ctx: Context, *, change: bool, keyed: bool, durability: str = "sync") -> dict:
     folder, url = ctx.fresh("crash")
     with Receiver(folder / "feed.sqlite") as receiver:
-        job = Job(str(folder), 1, receiver.url, crash_at="s3", keyed_by_input=keyed, durability=durability, dbos_url=url)
+        job = Job(
+            str(folder),
+            1,
+            receiver.url,
+            crash_at="s3",
+            keyed_by_input=keyed,
+            durability=durability,
+            dbos_url=url,
+        )
         first = launch(ctx.engine, job)
         if first.returncode != -signal.SIGKILL:
             raise RuntimeError(f"{ctx.engine}: attempt 1 should have been killed at s3: {first.stderr}")
@@ -146,22 +165,40 @@ def crash_and_resume(ctx: Context, *, change: bool, keyed: bool, durability: str
 
 def scenario_crash(ctx: Context) -> None:
     observed = crash_and_resume(ctx, change=False, keyed=False)
-    result(ctx, "crash", "Crash inside s3, resume, nothing changed", "steps by position",
-           Switches(silent="crashed", checkpoints="every-step", change="never", poster="survives"), observed,
-           ("calls_by_attempt", "steps_restored", "digest_figure"))
+    result(
+        ctx,
+        "crash",
+        "Crash inside s3, resume, nothing changed",
+        "steps by position",
+        Switches(silent="crashed", checkpoints="every-step", change="never", poster="survives"),
+        observed,
+        ("calls_by_attempt", "steps_restored", "digest_figure"),
+    )
 
 
 def scenario_corrected(ctx: Context) -> None:
     observed = crash_and_resume(ctx, change=True, keyed=False)
-    result(ctx, "corrected", "The same crash, the report corrected before the resume", "steps by position",
-           Switches(silent="crashed", change="during-outage", pins="off", poster="survives"), observed,
-           ("calls_by_attempt", "steps_restored", "digest_figure"),
-           "Restored by position: section 2 comes back from before the correction.")
+    result(
+        ctx,
+        "corrected",
+        "The same crash, the report corrected before the resume",
+        "steps by position",
+        Switches(silent="crashed", change="during-outage", pins="off", poster="survives"),
+        observed,
+        ("calls_by_attempt", "steps_restored", "digest_figure"),
+        "Restored by position: section 2 comes back from before the correction.",
+    )
     observed = crash_and_resume(ctx, change=True, keyed=True)
-    result(ctx, "corrected", "The same crash, the report corrected before the resume", "steps keyed by input hash",
-           Switches(silent="crashed", change="during-outage", pins="on", poster="survives"), observed,
-           ("calls_by_attempt", "steps_restored", "digest_figure"),
-           "The builder's fix: each step's identity carries the hash of the text it read.")
+    result(
+        ctx,
+        "corrected",
+        "The same crash, the report corrected before the resume",
+        "steps keyed by input hash",
+        Switches(silent="crashed", change="during-outage", pins="on", poster="survives"),
+        observed,
+        ("calls_by_attempt", "steps_restored", "digest_figure"),
+        "The builder's fix: each step's identity carries the hash of the text it read.",
+    )
 
 
 def scenario_durability(ctx: Context) -> None:
@@ -169,9 +206,15 @@ def scenario_durability(ctx: Context) -> None:
         return  # DBOS records every step as it finishes; it has no durability modes to compare
     for mode, checkpoints in (("exit", "end-only"), ("sync", "every-step")):
         observed = crash_and_resume(ctx, change=False, keyed=False, durability=mode)
-        result(ctx, "durability", "Durability modes after the same crash", f'durability="{mode}"',
-               Switches(silent="crashed", checkpoints=checkpoints, change="never", poster="survives"), observed,
-               ("calls_by_attempt", "steps_restored"))
+        result(
+            ctx,
+            "durability",
+            "Durability modes after the same crash",
+            f'durability="{mode}"',
+            Switches(silent="crashed", checkpoints=checkpoints, change="never", poster="survives"),
+            observed,
+            ("calls_by_attempt", "steps_restored"),
+        )
 
 
 def scenario_effect(ctx: Context) -> None:
@@ -185,9 +228,15 @@ def scenario_effect(ctx: Context) -> None:
             second = launch(ctx.engine, Job(**{**job.__dict__, "attempt": 2}))
             if second.returncode != 0:
                 raise RuntimeError(f"{ctx.engine}: attempt 2 failed: {second.stderr}")
-        result(ctx, "effect", "The effect window: killed after the receiver applied the post", f"key {policy}",
-               Switches(silent="crashed", change="never", poster="dies", post_key=policy), observe(folder),
-               ("posts_applied", "duplicate_posts"))
+        result(
+            ctx,
+            "effect",
+            "The effect window: killed after the receiver applied the post",
+            f"key {policy}",
+            Switches(silent="crashed", change="never", poster="dies", post_key=policy),
+            observe(folder),
+            ("posts_applied", "duplicate_posts"),
+        )
 
 
 def _store_rows(ctx: Context, folder: Path, url: str) -> int:
@@ -195,7 +244,10 @@ def _store_rows(ctx: Context, folder: Path, url: str) -> int:
     if ctx.engine == "langgraph":
         connection = sqlite3.connect(folder / "langgraph.sqlite")
         try:
-            return sum(connection.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("checkpoints", "writes"))
+            return sum(
+                connection.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                for t in ("checkpoints", "writes")
+            )
         finally:
             connection.close()
     import psycopg
@@ -210,7 +262,10 @@ def scenario_stale_owner(ctx: Context) -> None:
         job = Job(str(folder), 1, receiver.url, linger_at="s3", dbos_url=url)
         first = subprocess.Popen(
             [sys.executable, "-m", f"engines.{ctx.engine}_worker", job.to_json()],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         deadline = time.monotonic() + 120
         while not (folder / "lingering").exists():
@@ -242,12 +297,15 @@ def scenario_stale_owner(ctx: Context) -> None:
     matching = "on" if refused else "off"
     what = (
         "none of the stale worker's writes landed in the engine's store"
-        if refused else f"{observed['stale_store_writes_landed']} of the stale worker's writes landed in the engine's store"
+        if refused
+        else f"{observed['stale_store_writes_landed']} of the stale worker's writes landed in the engine's "
+        "store"
     )
     how = (
         "it finished, taking the results its successor had recorded"
         if observed["stale_worker_finished"] and refused
-        else "it finished its own run" if observed["stale_worker_finished"]
+        else "it finished its own run"
+        if observed["stale_worker_finished"]
         else f"it stopped ({observed['stale_worker_error'] or 'exit ' + str(observed['stale_worker_exit'])})"
     )
     note = (
@@ -256,13 +314,21 @@ def scenario_stale_owner(ctx: Context) -> None:
         + (" (the model's fenced worker stops instead of carrying on)." if refused else ".")
     )
     entry = result(
-        ctx, "stale-owner", "The stale owner: SIGSTOP, a successor resumes, SIGCONT", "steps by position",
-        Switches(silent="paused", change="never", poster="survives", fencing=matching), observed, (), note,
+        ctx,
+        "stale-owner",
+        "The stale owner: SIGSTOP, a successor resumes, SIGCONT",
+        "steps by position",
+        Switches(silent="paused", change="never", poster="survives", fencing=matching),
+        observed,
+        (),
+        note,
     )
     entry["matching_fencing"] = matching
     entry["model"] = {
-        f"fencing {f}": {k: predict(Switches(silent="paused", change="never", poster="survives", fencing=f))[k]
-                         for k in ("stale_writes_rejected", "stale_writes_applied")}
+        f"fencing {f}": {
+            k: predict(Switches(silent="paused", change="never", poster="survives", fencing=f))[k]
+            for k in ("stale_writes_rejected", "stale_writes_applied")
+        }
         for f in ("on", "off")
     }
 
@@ -291,10 +357,11 @@ def run_all(engines=ENGINES, out: Path | None = RESULTS) -> dict:
     data = {
         "generated_by": "python -m engines run",
         "engines": {e: {"package": e, "version": version(e)} for e in engines},
-        "postgresql": "PostgreSQL server started in a temporary data directory" if "dbos" in engines else None,
+        "postgresql": "PostgreSQL server started in a temporary data directory"
+        if "dbos" in engines
+        else None,
         "results": results,
     }
     if out is not None:
         out.write_text(json.dumps(data, indent=1) + "\n")
     return data
-

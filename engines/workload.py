@@ -94,8 +94,9 @@ def operation_key(job: Job, digest: dict) -> str | None:
 
 def post(job: Job, digest: dict) -> dict:
     """Send the announcement to the receiver; the first attempt may die right after it answered."""
-    body = json.dumps({"key": operation_key(job, digest), "params": {"digest": digest["digest"]},
-                       "attempt": job.attempt}).encode()
+    body = json.dumps(
+        {"key": operation_key(job, digest), "params": {"digest": digest["digest"]}, "attempt": job.attempt}
+    ).encode()
     request = urllib.request.Request(job.receiver, data=body, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as response:
         answer = json.loads(response.read())
@@ -113,4 +114,14 @@ def calls(folder: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
-__all__ = ["SECTIONS", "Job", "assemble", "calls", "finish", "model_call", "post", "read_report", "write_report"]
+__all__ = [
+    "SECTIONS",
+    "Job",
+    "assemble",
+    "calls",
+    "finish",
+    "model_call",
+    "post",
+    "read_report",
+    "write_report",
+]

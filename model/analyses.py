@@ -150,9 +150,7 @@ def sweep_summary(outcomes: list[dict]) -> dict:
     """Counts over a sweep: runs breaking each invariant, runs breaking none, runs that finish."""
     return {
         "runs": len(outcomes),
-        "breaks": {
-            i: sum(i in r["outcome"]["invariants_broken"] for r in outcomes) for i in INVARIANT_IDS
-        },
+        "breaks": {i: sum(i in r["outcome"]["invariants_broken"] for r in outcomes) for i in INVARIANT_IDS},
         "no_invariant_broken": sum(not r["outcome"]["invariants_broken"] for r in outcomes),
         "finished": sum(r["outcome"]["finished"] for r in outcomes),
     }

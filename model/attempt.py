@@ -120,7 +120,9 @@ class Attempt:
 
     def _finish_call(self, world: World, part: Part) -> None:
         self.in_flight = None
-        world.emit(self.actor, "call-finished", f"{self.name} finishes {part.step} → {part.result_id}", part.step)
+        world.emit(
+            self.actor, "call-finished", f"{self.name} finishes {part.step} → {part.result_id}", part.step
+        )
         self._keep(world, part)
 
     def _keep(self, world: World, part: Part) -> None:
@@ -163,7 +165,12 @@ class Attempt:
             return
         self.candidate = candidate
         world.lifecycles.begin("artifact", world.artifact_instance(candidate), world.tick)
-        world.emit(self.actor, "assemble", f"{self.name} assembles candidate digest {candidate.digest_id}", "candidate")
+        world.emit(
+            self.actor,
+            "assemble",
+            f"{self.name} assembles candidate digest {candidate.digest_id}",
+            "candidate",
+        )
         self.phase = Phase.ACCEPT
 
     def _request_acceptance(self, world: World) -> None:
@@ -178,7 +185,9 @@ class Attempt:
     def _post(self, world: World) -> None:
         announcement = self.announcement
         if world.records.confirmed(announcement):
-            world.emit(self.actor, "done", f"{self.name} finds the announcement of {announcement} confirmed", "done")
+            world.emit(
+                self.actor, "done", f"{self.name} finds the announcement of {announcement} confirmed", "done"
+            )
             self._stop(world, lc.POST_CONFIRMED)
             return
         key = self._key(world.switches.post_key, announcement)
@@ -188,7 +197,9 @@ class Attempt:
             if not self.write(world, "effects", f"intent to announce {announcement}", intent):
                 return
             world.lifecycles.begin("effect", announcement, world.tick)
-            world.emit(self.actor, "intent", f"{self.name} records the intent to announce {announcement}", "intent")
+            world.emit(
+                self.actor, "intent", f"{self.name} records the intent to announce {announcement}", "intent"
+            )
             world.lifecycles.move("effect", announcement, lc.SENT, world.tick)
         answer = world.feed.receive(key, (announcement,), self.number, world.tick)
         world.emit_feed(self, announcement, key, answer, resend)
@@ -205,7 +216,9 @@ class Attempt:
         if not self.write(world, "effects", f"acknowledgement of {announcement}", ack):
             return
         world.lifecycles.move("effect", announcement, lc.RECEIVER_ANSWERS, world.tick)
-        world.emit(self.actor, "confirmed", f"{self.name} records the acknowledgement: confirmed", "confirmed")
+        world.emit(
+            self.actor, "confirmed", f"{self.name} records the acknowledgement: confirmed", "confirmed"
+        )
         self._stop(world, lc.POST_CONFIRMED)
 
     def _key(self, policy: PostKey, announcement: str) -> str | None:
@@ -230,6 +243,11 @@ class Attempt:
         self.phase = Phase.STOPPED
         world.lifecycles.move("attempt", self.name, event, world.tick)
         if event == lc.WRITE_REJECTED:
-            world.emit(self.actor, "fenced", f"{self.name} is fenced: it may still be alive, but it may not write", "fenced")
+            world.emit(
+                self.actor,
+                "fenced",
+                f"{self.name} is fenced: it may still be alive, but it may not write",
+                "fenced",
+            )
         elif event == lc.CANDIDATE_REFUSED:
             world.emit(self.actor, "stopped", f"{self.name} stops: its candidate was refused", "stops")

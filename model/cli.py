@@ -33,7 +33,9 @@ MAX_REPEAT = 1000
 
 def quoted(value: str) -> str:
     """A value as an error message quotes it: repr, cut to its first QUOTE characters."""
-    return repr(value[:QUOTE]) + (f" (and {len(value) - QUOTE} more characters)" if len(value) > QUOTE else "")
+    return repr(value[:QUOTE]) + (
+        f" (and {len(value) - QUOTE} more characters)" if len(value) > QUOTE else ""
+    )
 
 
 def _one_of(setting: str):
@@ -49,7 +51,9 @@ def _one_of(setting: str):
 
 def _repeat(value: str) -> int:
     if not (value.isascii() and value.isdigit() and len(value) <= 4 and 1 <= int(value) <= MAX_REPEAT):
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_REPEAT}; got {quoted(value)}")
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number from 1 to {MAX_REPEAT}; got {quoted(value)}"
+        )
     return int(value)
 
 
@@ -86,7 +90,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("--json", action="store_true")
     bench = commands.add_parser("bench", help="time the model", allow_abbrev=False)
-    bench.add_argument("--repeat", type=_repeat, default=5, help=f"best of this many, 1 to {MAX_REPEAT} (default: 5)")
+    bench.add_argument(
+        "--repeat", type=_repeat, default=5, help=f"best of this many, 1 to {MAX_REPEAT} (default: 5)"
+    )
     return parser
 
 
@@ -175,7 +181,15 @@ def _run(args: argparse.Namespace) -> None:
         switches = Switches.from_mapping({k: getattr(args, k) for k in ALL_SETTINGS})
         result = run(switches)
         if args.json:
-            print(dumps({"switches": switches.to_dict(), "trace": trace_dict(result), "outcome": result.outcome().to_dict()}))
+            print(
+                dumps(
+                    {
+                        "switches": switches.to_dict(),
+                        "trace": trace_dict(result),
+                        "outcome": result.outcome().to_dict(),
+                    }
+                )
+            )
         else:
             print(format_trace(result))
     elif args.command == "sweep":
@@ -186,22 +200,28 @@ def _run(args: argparse.Namespace) -> None:
             sys.stdout.write(_csv(rows))
         else:
             summary = analyses.sweep_summary(rows)
-            print(f"{summary['runs']} combinations; {summary['finished']} finish; "
-                  f"{summary['no_invariant_broken']} break no invariant")
+            print(
+                f"{summary['runs']} combinations; {summary['finished']} finish; "
+                f"{summary['no_invariant_broken']} break no invariant"
+            )
             for i, n in summary["breaks"].items():
                 print(f"  {i:<20} broken in {n}")
     elif args.command == "compare":
         rows = analyses.one_change_at_a_time()
         if args.json:
-            print(dumps({"rows": [r.to_dict() for r in rows], "unversioned": analyses.unversioned_comparison()}))
+            print(
+                dumps({"rows": [r.to_dict() for r in rows], "unversioned": analyses.unversioned_comparison()})
+            )
         else:
             print(format_compare(rows))
             print()
             for u in analyses.unversioned_comparison():
                 print(
-                    f"pins off, strict rule, {u['unversioned']:<11}: of {u['runs']} runs the newsletter used a"
+                    f"pins off, strict rule, {u['unversioned']:<11}: of {u['runs']} runs the newsletter "
+                    "used a"
                     f" wrong digest in {u['newsletter_used_wrong']}, never started in"
-                    f" {u['newsletter_never_started']}; a wrong digest was accepted in {u['wrong_digest_accepted']}"
+                    f" {u['newsletter_never_started']}; a wrong digest was accepted in "
+                    f"{u['wrong_digest_accepted']}"
                 )
     elif args.command == "bench":
         bench_main(args.repeat)

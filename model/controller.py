@@ -56,7 +56,9 @@ class Controller:
                 continue
             attempt.missed += 1
             if attempt.missed < MISSED_HEARTBEATS_FOR_UNKNOWN:
-                world.emit(ACTOR, "heartbeat-missed", f"{attempt.name} misses a heartbeat", f"{attempt.name} silent")
+                world.emit(
+                    ACTOR, "heartbeat-missed", f"{attempt.name} misses a heartbeat", f"{attempt.name} silent"
+                )
                 continue
             world.lifecycles.move("attempt", attempt.name, lc.MISSED_HEARTBEATS, world.tick)
             world.emit(
@@ -82,7 +84,8 @@ class Controller:
         if self.rebuild_due:
             return True
         return any(
-            world.lifecycles.state("attempt", a.name) is lc.AttemptState.RUNNING and not a.can_act(world.tick + 1)
+            world.lifecycles.state("attempt", a.name) is lc.AttemptState.RUNNING
+            and not a.can_act(world.tick + 1)
             for a in world.attempts
         )
 
@@ -92,7 +95,9 @@ class Controller:
         records = world.records
         if world.attempts:
             records.epoch.value += 1
-            world.emit(ACTOR, "epoch", f"publishes owner epoch {records.epoch.value}", f"epoch {records.epoch.value}")
+            world.emit(
+                ACTOR, "epoch", f"publishes owner epoch {records.epoch.value}", f"epoch {records.epoch.value}"
+            )
         token = records.epoch.value
         number = len(world.attempts) + 1
         pins_on = world.switches.pins is Pins.ON
@@ -169,7 +174,12 @@ class Controller:
         if attempt.todo and attempt.restored:
             world.emit(attempt.actor, "plan", f"{attempt.name} must redo {', '.join(attempt.todo)}", "plan")
         elif attempt.todo:
-            world.emit(attempt.actor, "plan", f"{attempt.name} has nothing to restore: computes {', '.join(attempt.todo)}", "plan")
+            world.emit(
+                attempt.actor,
+                "plan",
+                f"{attempt.name} has nothing to restore: computes {', '.join(attempt.todo)}",
+                "plan",
+            )
         else:
             attempt.phase = Phase.ASSEMBLE
 

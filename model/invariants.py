@@ -46,9 +46,10 @@ FINISHED_MEANING = (
 
 
 def built_from(candidate: Candidate, version: ReportVersion) -> bool:
-    return all(p.read_hash == version.section_hash(p.step) for p in candidate.parts) and tuple(
-        p.step for p in candidate.parts
-    ) == SECTIONS
+    return (
+        all(p.read_hash == version.section_hash(p.step) for p in candidate.parts)
+        and tuple(p.step for p in candidate.parts) == SECTIONS
+    )
 
 
 def stale_parts(candidate: Candidate, version: ReportVersion) -> list[str]:
@@ -161,8 +162,10 @@ class Checker:
             never_accepted = world.records.acceptance_of(start.digest_id) is None
             stale = stale_parts(candidate, world.report)
             if never_accepted or stale:
-                why = "it was never accepted" if never_accepted else (
-                    f"its {', '.join(stale)} was not computed from {world.report.name}"
+                why = (
+                    "it was never accepted"
+                    if never_accepted
+                    else (f"its {', '.join(stale)} was not computed from {world.report.name}")
                 )
                 self._breach(
                     Breach(

@@ -23,9 +23,7 @@ class TransitionNotAllowed(Exception):
     """A lifecycle move that the machine does not declare."""
 
     def __init__(self, machine: str, instance: str, state: str, event: str):
-        super().__init__(
-            f"{machine} {instance}: no transition {event!r} from state {state!r}"
-        )
+        super().__init__(f"{machine} {instance}: no transition {event!r} from state {state!r}")
         self.machine, self.instance, self.state, self.event = machine, instance, state, event
 
 
@@ -153,11 +151,17 @@ ARTIFACT = Machine(
     states=tuple(ArtifactState),
     transitions=(
         Transition(
-            ArtifactState.CANDIDATE, ASSESSED_RECORDED, ArtifactState.ACCEPTED, "for a named version and contract"
+            ArtifactState.CANDIDATE,
+            ASSESSED_RECORDED,
+            ArtifactState.ACCEPTED,
+            "for a named version and contract",
         ),
         Transition(ArtifactState.CANDIDATE, ASSESSED_REFUSED, ArtifactState.REFUSED),
         Transition(
-            ArtifactState.ACCEPTED, INPUT_SUPERSEDED, ArtifactState.ACCEPTED, "history; not dependable for latest"
+            ArtifactState.ACCEPTED,
+            INPUT_SUPERSEDED,
+            ArtifactState.ACCEPTED,
+            "history; not dependable for latest",
         ),
     ),
 )

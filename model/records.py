@@ -170,9 +170,7 @@ class Records:
         self.admissions: list[Admission] = []
         self.journal: ProtectedStore[JournalRecord] = ProtectedStore("journal", self.epoch, fencing)
         self.candidates: ProtectedStore[Candidate] = ProtectedStore("candidates", self.epoch, fencing)
-        self.acceptances: ProtectedStore[Acceptance] = ProtectedStore(
-            "acceptances", self.epoch, fencing
-        )
+        self.acceptances: ProtectedStore[Acceptance] = ProtectedStore("acceptances", self.epoch, fencing)
         self.effects: ProtectedStore[EffectRecord] = ProtectedStore("effects", self.epoch, fencing)
 
     def store(self, name: str) -> ProtectedStore:
@@ -192,9 +190,7 @@ class Records:
         return None
 
     def confirmed(self, announcement: str) -> bool:
-        return any(
-            r.kind is EffectKind.ACK and r.announcement == announcement for r in self.effects.records
-        )
+        return any(r.kind is EffectKind.ACK and r.announcement == announcement for r in self.effects.records)
 
     def pending_intent(self, announcement: str) -> EffectRecord | None:
         """The latest intent for this announcement if no acknowledgement follows it."""

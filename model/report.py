@@ -89,9 +89,7 @@ VERSION_BY_NAME = {v.name: v for v in VERSIONS}
 # Texts and hashes are looked up once at import: the model asks for them thousands of times in a sweep.
 _SECTION_TEXT = {(v.name, s): t for v in VERSIONS for s, t in v.sections}
 _SECTION_HASH = {(v.name, s): sha256(t) for v in VERSIONS for s, t in v.sections}
-_VERSION_HASH = {
-    v.name: sha256("".join(_SECTION_HASH[(v.name, s)] for s in SECTIONS)) for v in VERSIONS
-}
+_VERSION_HASH = {v.name: sha256("".join(_SECTION_HASH[(v.name, s)] for s in SECTIONS)) for v in VERSIONS}
 #: For the omniscient checker: which versions have exactly this section text.
 VERSIONS_WITH_TEXT = {
     (s, h): tuple(v.name for v in VERSIONS if _SECTION_HASH[(v.name, s)] == h)

@@ -169,14 +169,18 @@ class World:
             self.stale_rejected += 1
         elif result.stale:
             indices = tuple(index for _, index in where)
-            self.stale_applied.append(StaleWrite(self.tick, attempt.number, store, indices, attempt.token, epoch))
+            self.stale_applied.append(
+                StaleWrite(self.tick, attempt.number, store, indices, attempt.token, epoch)
+            )
         if not self.recording:
             return
         if not result.applied:
             text = f"rejects {attempt.name}'s write ({what}): token {attempt.token} < epoch {epoch}"
             self.emit(store, "write-rejected", text, "rejected", attempt.actor)
         elif result.stale:
-            text = f"applies {attempt.name}'s write ({what}) carrying token {attempt.token} under epoch {epoch}"
+            text = (
+                f"applies {attempt.name}'s write ({what}) carrying token {attempt.token} under epoch {epoch}"
+            )
             self.emit(store, "stale-write-applied", text, "stale write", attempt.actor, records=where)
         elif n:
             text = f"records {what} (token {attempt.token})"
@@ -247,7 +251,9 @@ class World:
     def quiescent(self) -> bool:
         """Nothing can happen after this tick."""
         later = self.tick + 1
-        if any(a.can_act(later) or (a.alive and a.silent_until not in (None, FOREVER)) for a in self.attempts):
+        if any(
+            a.can_act(later) or (a.alive and a.silent_until not in (None, FOREVER)) for a in self.attempts
+        ):
             return False
         if self.controller.pending(self):
             return False

@@ -67,7 +67,7 @@ class NewsletterRule(enum.Enum):
 
 
 class Poster(enum.Enum):
-    """Whether the first attempt that posts dies after the feed applied the post, before the acknowledgement."""
+    """Whether the first attempt to post dies after the feed applied the post, before the acknowledgement."""
 
     DIES = "dies"
     SURVIVES = "survives"
@@ -159,9 +159,7 @@ def parse_value(setting_id: str, value: object) -> enum.Enum:
     for member in enum_type:
         if member.value == value:
             return member
-    raise SwitchError(
-        f"{setting_id} must be one of {', '.join(allowed_values(setting_id))}; got {value!r}"
-    )
+    raise SwitchError(f"{setting_id} must be one of {', '.join(allowed_values(setting_id))}; got {value!r}")
 
 
 @dataclass(frozen=True)

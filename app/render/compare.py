@@ -8,9 +8,17 @@ from app.content import titles
 from app.render.outcome import outcome_rows
 
 
-def compare_html(mine: dict, theirs: dict, trace: dict, protected_trace: dict, changes: dict, parts_at: int | None,
-                 scratch: dict) -> str:
-    """``changes`` is ``{setting: (yours, protected)}``; ``scratch`` is the model's from-scratch counterfactual."""
+def compare_html(
+    mine: dict,
+    theirs: dict,
+    trace: dict,
+    protected_trace: dict,
+    changes: dict,
+    parts_at: int | None,
+    scratch: dict,
+) -> str:
+    """``changes`` is ``{setting: (yours, protected)}``; ``scratch`` is the model's from-scratch
+    counterfactual (``model.analyses.from_scratch``)."""
     changed = "; ".join(f"{k} is {a} (protected: {b})" for k, (a, b) in changes.items())
     mine_rows, their_rows = outcome_rows(mine, trace), outcome_rows(theirs, protected_trace)
     rows = "".join(
@@ -19,13 +27,17 @@ def compare_html(mine: dict, theirs: dict, trace: dict, protected_trace: dict, c
         for (k, a), (_, b) in zip(mine_rows, their_rows, strict=True)
     )
     part = (
-        f"The two runs part at <strong>t{parts_at}</strong>, the first tick at which something different happens."
-        if parts_at is not None else "The two runs are the same, tick for tick."
+        f"The two runs part at <strong>t{parts_at}</strong>, the first tick at which something "
+        "different happens."
+        if parts_at is not None
+        else "The two runs are the same, tick for tick."
     )
     return (
-        f"<p>{('Your run changes: ' + escape(changed)) if changes else 'Your run has every protection on.'} {part}</p>"
+        f"<p>{('Your run changes: ' + escape(changed)) if changes else 'Your run has every protection on.'} "
+        f"{part}</p>"
         '<table class="compare"><caption>Your run beside the same events with every protection on</caption>'
-        '<thead><tr><th scope="col">outcome</th><th scope="col">your run</th><th scope="col">every protection on</th>'
+        '<thead><tr><th scope="col">outcome</th><th scope="col">your run</th><th scope="col">every '
+        "protection on</th>"
         f'<th scope="col">same or different</th></tr></thead><tbody>{rows}</tbody></table>'
         + scratch_html(scratch)
     )
@@ -38,12 +50,16 @@ def scratch_html(scratch: dict) -> str:
         return "<p>Nothing was restored from the journal in this run, so restoring saved no model calls.</p>"
     restored, rebuilt = scratch["calls_by_attempt"], scratch["from_scratch_by_attempt"]
     attempts = "; ".join(
-        f"#{n} {rebuilt[n]} instead of {calls}" for n, calls in restored.items() if rebuilt.get(n, calls) != calls
+        f"#{n} {rebuilt[n]} instead of {calls}"
+        for n, calls in restored.items()
+        if rebuilt.get(n, calls) != calls
     )
     return (
         f'<p class="scratch">Restoring from the journal saved {saved} model '
-        f'{"call" if saved == 1 else "calls"}: the run made {scratch["model_calls"]}; had every successor rebuilt '
-        f'everything from scratch it would have made {scratch["from_scratch_calls"]} ({escape(attempts)}).</p>'
+        f"{'call' if saved == 1 else 'calls'}: the run made {scratch['model_calls']}; had every "
+        "successor rebuilt "
+        f"everything from scratch it would have made {scratch['from_scratch_calls']} "
+        f"({escape(attempts)}).</p>"
     )
 
 
@@ -57,8 +73,10 @@ def one_change_html(rows) -> str:
         for r in rows
     )
     return (
-        '<div class="scroll"><table class="one-change"><caption>One change at a time, over the 12 event combinations: '
+        '<div class="scroll"><table class="one-change"><caption>One change at a time, over the 12 event '
+        "combinations: "
         "runs that finish, runs breaking each invariant, and model calls (fewest / mean / most)</caption>"
-        f'<thead><tr><th scope="col">change</th><th scope="col">finished</th>{heads}<th scope="col">model calls</th>'
+        f'<thead><tr><th scope="col">change</th><th scope="col">finished</th>{heads}<th '
+        'scope="col">model calls</th>'
         f"</tr></thead><tbody>{body}</tbody></table></div>"
     )

@@ -13,8 +13,10 @@ from model.switches import SETTINGS, Role, allowed_values
 def _option(setting: str, value: str, chosen: bool) -> str:
     mark = '<span class="mark" aria-hidden="true">●</span> ' if chosen else ""
     return (
-        f'<button type="button" class="option{" chosen" if chosen else ""}" aria-pressed="{str(chosen).lower()}" '
-        f'data-action="set" data-value="{setting}={value}" data-key="{setting}={value}">{mark}{escape(value)}</button>'
+        f'<button type="button" class="option{" chosen" if chosen else ""}" '
+        f'aria-pressed="{str(chosen).lower()}" '
+        f'data-action="set" data-value="{setting}={value}" '
+        f'data-key="{setting}={value}">{mark}{escape(value)}</button>'
     )
 
 
@@ -32,17 +34,21 @@ def switch_html(setting: str, current: str) -> str:
 
 def switches_html(values: dict[str, str], advanced_open: bool) -> str:
     """Every setting, grouped by its role as the model declares it."""
+
     def group(role: Role) -> str:
         return "".join(switch_html(s.id, values[s.id]) for s in SETTINGS if s.role is role)
 
     expanded = str(advanced_open).lower()
     return (
-        f'<h2>{escape(heading("events"))}</h2>{group(Role.EVENT)}'
-        f'<h2>{escape(heading("protections"))}</h2>{group(Role.PROTECTION)}'
-        f'<button type="button" class="disclosure" aria-expanded="{expanded}" aria-controls="advanced-settings" '
+        f"<h2>{escape(heading('events'))}</h2>{group(Role.EVENT)}"
+        f"<h2>{escape(heading('protections'))}</h2>{group(Role.PROTECTION)}"
+        f'<button type="button" class="disclosure" aria-expanded="{expanded}" '
+        'aria-controls="advanced-settings" '
         f'data-action="advanced" data-value="{"close" if advanced_open else "open"}" data-key="advanced">'
-        f'<span aria-hidden="true">{"▾" if advanced_open else "▸"}</span> {escape(heading("advanced"))}</button>'
-        f'<div id="advanced-settings" class="advanced"{"" if advanced_open else " hidden"}>{group(Role.ADVANCED)}</div>'
+        f'<span aria-hidden="true">{"▾" if advanced_open else "▸"}</span> '
+        f"{escape(heading('advanced'))}</button>"
+        f'<div id="advanced-settings" class="advanced"{"" if advanced_open else " hidden"}>'
+        f"{group(Role.ADVANCED)}</div>"
     )
 
 
@@ -53,16 +59,25 @@ def presets_html(names: list[str], active: str | None) -> str:
         on = name == active
         mark = '<span class="mark" aria-hidden="true">●</span> ' if on else ""
         buttons.append(
-            f'<button type="button" class="preset preset-{name}{" chosen" if on else ""}" aria-pressed="{str(on).lower()}" '
-            f'data-action="preset" data-value="{name}" data-key="preset-{name}">{mark}{escape(title)}</button>'
+            f'<button type="button" class="preset preset-{name}{" chosen" if on else ""}" '
+            f'aria-pressed="{str(on).lower()}" '
+            f'data-action="preset" data-value="{name}" '
+            f'data-key="preset-{name}">{mark}{escape(title)}</button>'
         )
-    buttons.append('<button type="button" class="preset preset-reset" data-action="preset" data-value="main" '
-                   'data-key="preset-reset">Reset</button>')
+    buttons.append(
+        '<button type="button" class="preset preset-reset" data-action="preset" data-value="main" '
+        'data-key="preset-reset">Reset</button>'
+    )
     return f'<div class="presets" role="group" aria-label="Chapters">{"".join(buttons)}</div>'
 
 
-PLAYER_BUTTONS = (("first", "◀◀", "First"), ("back", "◀", "Back"), ("toggle", "", ""), ("forward", "▶", "Forward"),
-                  ("last", "▶▶", "Last"))
+PLAYER_BUTTONS = (
+    ("first", "◀◀", "First"),
+    ("back", "◀", "Back"),
+    ("toggle", "", ""),
+    ("forward", "▶", "Forward"),
+    ("last", "▶▶", "Last"),
+)
 
 
 def player_html(tick: int, end: int, playing: bool, speed: str, speeds: list[str]) -> str:
@@ -76,19 +91,24 @@ def player_html(tick: int, end: int, playing: bool, speed: str, speeds: list[str
             f'<span aria-hidden="true">{icon}</span> {word}</button>'
         )
     speed_buttons = "".join(
-        f'<button type="button" class="option{" chosen" if s == speed else ""}" aria-pressed="{str(s == speed).lower()}" '
+        f'<button type="button" class="option{" chosen" if s == speed else ""}" '
+        f'aria-pressed="{str(s == speed).lower()}" '
         f'data-action="speed" data-value="{escape(s)}" data-key="speed-{escape(s)}">{escape(s)}</button>'
         for s in speeds
     )
     return (
         f'<div class="player">{"".join(buttons)}</div>'
         '<div class="playbar">'
-        f'<span class="tick-text"><span class="tick-now">t{tick}</span> <span class="tick-end">/ t{end}</span></span>'
-        f'<label class="scrub"><span class="sr-only">Tick</span><input type="range" min="0" max="{end}" step="1" '
+        f'<span class="tick-text"><span class="tick-now">t{tick}</span> <span class="tick-end">/ '
+        f"t{end}</span></span>"
+        f'<label class="scrub"><span class="sr-only">Tick</span><input type="range" min="0" max="{end}" '
+        'step="1" '
         f'value="{tick}" data-action="go" data-key="scrub" aria-valuetext="Tick t{tick} of t{end}"></label>'
-        f'<div class="speed" role="group" aria-label="Speed"><span class="speed-label">Speed</span>{speed_buttons}</div>'
+        f'<div class="speed" role="group" aria-label="Speed"><span '
+        f'class="speed-label">Speed</span>{speed_buttons}</div>'
         "</div>"
-        '<p class="keys">Keys: Space plays or pauses, ← and → step, Home and End jump to the first and last tick.</p>'
+        '<p class="keys">Keys: Space plays or pauses, ← and → step, Home and End jump to the first and '
+        "last tick.</p>"
     )
 
 
@@ -96,8 +116,10 @@ def tabs_html(tabs: list[tuple[str, str]], active: str) -> str:
     """A tablist of ``(id, title)``: the chosen tab is ``aria-selected`` and the only one in the Tab order
     (arrow keys move between tabs, as the WAI-ARIA tabs pattern has it)."""
     items = "".join(
-        f'<button type="button" role="tab" id="tab-{tab}" class="tab tab-{tab}" aria-selected="{str(tab == active).lower()}" '
-        f'aria-controls="tab-panel" tabindex="{0 if tab == active else -1}" data-action="tab" data-value="{tab}" '
+        f'<button type="button" role="tab" id="tab-{tab}" class="tab tab-{tab}" '
+        f'aria-selected="{str(tab == active).lower()}" '
+        f'aria-controls="tab-panel" tabindex="{0 if tab == active else -1}" data-action="tab" '
+        f'data-value="{tab}" '
         f'data-key="tab-{tab}">{escape(title)}</button>'
         for tab, title in tabs
     )

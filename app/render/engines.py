@@ -23,32 +23,54 @@ def _value(field: str, value) -> str:
 def engines_html(data: dict) -> str:
     """The recorded real-engine results beside the model's predictions (from content/engine-results.json)."""
     versions = ", ".join(f"{ENGINE_NAMES.get(e, e)} {v['version']}" for e, v in data["engines"].items())
-    out = [f'<p class="engines-versions">Recorded with {escape(versions)} by <code>{escape(data["generated_by"])}</code>.</p>']
+    out = [
+        f'<p class="engines-versions">Recorded with {escape(versions)} by '
+        f"<code>{escape(data['generated_by'])}</code>.</p>"
+    ]
     scenarios: dict[str, list] = {}
     for row in data["results"]:
         scenarios.setdefault(row["scenario"], []).append(row)
     for rows in scenarios.values():
-        out.append(f'<table class="engines"><caption>{escape(rows[0]["title"])}</caption><thead><tr>'
-                   '<th scope="col">engine</th><th scope="col">how</th><th scope="col">observed</th>'
-                   '<th scope="col">the model, for the matching switches</th><th scope="col">verdict</th></tr></thead><tbody>')
+        out.append(
+            f'<table class="engines"><caption>{escape(rows[0]["title"])}</caption><thead><tr>'
+            '<th scope="col">engine</th><th scope="col">how</th><th scope="col">observed</th>'
+            '<th scope="col">the model, for the matching switches</th><th '
+            'scope="col">verdict</th></tr></thead><tbody>'
+        )
         for row in rows:
-            switches = ", ".join(f"{k} {v}" for k, v in row["switches"].items() if k in ("silent", "checkpoints", "change", "pins", "post_key", "fencing", "poster"))
+            switches = ", ".join(
+                f"{k} {v}"
+                for k, v in row["switches"].items()
+                if k in ("silent", "checkpoints", "change", "pins", "post_key", "fencing", "poster")
+            )
             if row["compared"]:
-                seen = "; ".join(f"{FIELD_WORDS.get(f, f)}: {_value(f, row['observed'][f])}" for f in row["compared"])
-                said = "; ".join(f"{FIELD_WORDS.get(f, f)}: {_value(f, row['model'][f])}" for f in row["compared"])
+                seen = "; ".join(
+                    f"{FIELD_WORDS.get(f, f)}: {_value(f, row['observed'][f])}" for f in row["compared"]
+                )
+                said = "; ".join(
+                    f"{FIELD_WORDS.get(f, f)}: {_value(f, row['model'][f])}" for f in row["compared"]
+                )
                 verdict = "✔ matches" if row["matches"] else "✖ differs"
             else:
                 o = row["observed"]
-                seen = (f"stale worker's writes that landed: {o['stale_store_writes_landed']}; it finished: "
-                        f"{'yes' if o['stale_worker_finished'] else 'no'}; more calls: {o['stale_calls_after_continue']}; "
-                        f"new posts: {o['posts_after_continue']}")
-                said = "; ".join(f"{k}: {v['stale_writes_rejected']} stale write(s) rejected, {v['stale_writes_applied']} applied"
-                                 for k, v in row["model"].items())
+                seen = (
+                    f"stale worker's writes that landed: {o['stale_store_writes_landed']}; it finished: "
+                    f"{'yes' if o['stale_worker_finished'] else 'no'}; more calls: "
+                    f"{o['stale_calls_after_continue']}; "
+                    f"new posts: {o['posts_after_continue']}"
+                )
+                said = "; ".join(
+                    f"{k}: {v['stale_writes_rejected']} stale write(s) rejected, "
+                    f"{v['stale_writes_applied']} applied"
+                    for k, v in row["model"].items()
+                )
                 verdict = f"closest: fencing {row['matching_fencing']}"
             note = f'<div class="note">{escape(row["note"])}</div>' if row["note"] else ""
             out.append(
-                f'<tr><th scope="row">{escape(ENGINE_NAMES.get(row["engine"], row["engine"]))}</th><td>{escape(row["variant"])}</td>'
-                f"<td>{escape(seen)}{note}</td><td>{escape(said)}<div class=\"note\">{escape(switches)}</div></td>"
+                f'<tr><th scope="row">{escape(ENGINE_NAMES.get(row["engine"], row["engine"]))}</th>'
+                f"<td>{escape(row['variant'])}</td>"
+                f"<td>{escape(seen)}{note}</td><td>{escape(said)}<div "
+                f'class="note">{escape(switches)}</div></td>'
                 f"<td><strong>{escape(verdict)}</strong></td></tr>"
             )
         out.append("</tbody></table>")

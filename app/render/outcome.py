@@ -39,7 +39,7 @@ def badges_html(trace: dict, tick: int, outcome: dict, interactive: bool = False
         mark = STATE_MARK.get(item["words"].split(" at ")[0], STATE_MARK.get(item["state"], "…"))
         inner = (
             f'<span class="mark" aria-hidden="true">{mark}</span> '
-            f'{escape(item["title"])}: <strong>{escape(item["words"])}</strong>'
+            f"{escape(item['title'])}: <strong>{escape(item['words'])}</strong>"
         )
         if interactive:
             inner = (
@@ -65,7 +65,8 @@ def outcome_rows(outcome: dict, trace: dict) -> list[tuple[str, str]]:
     if outcome["newsletter_started_at"] is None:
         newsletter = "never started"
     elif news["quote"] == news["report_figure_at_start"]:
-        newsletter = f"started {_at(outcome['newsletter_started_at'])}, quoting {outcome['newsletter_quote']}, as the report said"
+        started = _at(outcome["newsletter_started_at"])
+        newsletter = f"started {started}, quoting {outcome['newsletter_quote']}, as the report said"
     else:
         newsletter = (
             f"started {_at(outcome['newsletter_started_at'])}, quoting {outcome['newsletter_quote']}"
@@ -75,9 +76,15 @@ def outcome_rows(outcome: dict, trace: dict) -> list[tuple[str, str]]:
     return [
         ("model calls", f"{outcome['model_calls']} against a minimum of {MINIMUM_CALLS} ({calls})"),
         ("steps restored", str(outcome["steps_restored"])),
-        ("stale writes", f"{outcome['stale_writes_rejected']} rejected, {outcome['stale_writes_applied']} applied"),
-        ("posts", f"{posts} for {_count(outcome['announcements'], 'announcement', 'announcements')}; "
-                  f"{_count(outcome['duplicate_posts'], 'duplicate', 'duplicates')}"),
+        (
+            "stale writes",
+            f"{outcome['stale_writes_rejected']} rejected, {outcome['stale_writes_applied']} applied",
+        ),
+        (
+            "posts",
+            f"{posts} for {_count(outcome['announcements'], 'announcement', 'announcements')}; "
+            f"{_count(outcome['duplicate_posts'], 'duplicate', 'duplicates')}",
+        ),
         ("accepted for the final report", _at(outcome["first_accepted_current_at"])),
         ("newsletter", newsletter),
         ("announcement for the final report confirmed", _at(outcome["announcement_confirmed_at"])),
@@ -89,20 +96,23 @@ def outcome_rows(outcome: dict, trace: dict) -> list[tuple[str, str]]:
 def so_far_html(trace: dict, tick: int) -> str:
     counts = trace["ticks"][tick]["counts"]
     return (
-        f'<p class="so-far">So far, at t{tick}: {_count(counts["model_calls"], "model call", "model calls")}, '
-        f'{counts["steps_restored"]} restored, {counts["stale_writes_rejected"]} stale '
-        f'{"write" if counts["stale_writes_rejected"] == 1 else "writes"} rejected and '
-        f'{counts["stale_writes_applied"]} applied, {_count(counts["posts_applied"], "post", "posts")}.</p>'
+        f'<p class="so-far">So far, at t{tick}: '
+        f"{_count(counts['model_calls'], 'model call', 'model calls')}, "
+        f"{counts['steps_restored']} restored, {counts['stale_writes_rejected']} stale "
+        f"{'write' if counts['stale_writes_rejected'] == 1 else 'writes'} rejected and "
+        f"{counts['stale_writes_applied']} applied, {_count(counts['posts_applied'], 'post', 'posts')}.</p>"
     )
 
 
 def outcome_html(outcome: dict, trace: dict, tick: int, reveal: bool = True) -> str:
     """What the run has cost so far and, when ``reveal``, how it ends."""
     body = "".join(
-        f'<tr><th scope="row">{escape(k)}</th><td>{escape(v)}</td></tr>' for k, v in outcome_rows(outcome, trace)
+        f'<tr><th scope="row">{escape(k)}</th><td>{escape(v)}</td></tr>'
+        for k, v in outcome_rows(outcome, trace)
     )
     end = (
-        f'<table class="outcome"><caption>At the end (t{trace["end_tick"]})</caption><tbody>{body}</tbody></table>'
+        f'<table class="outcome"><caption>At the end '
+        f"(t{trace['end_tick']})</caption><tbody>{body}</tbody></table>"
         if reveal
         else ""
     )

@@ -14,6 +14,8 @@ STORE_TITLES = {
     "feed_posts": "Feed: posts",
     "feed_keys": "Feed: remembered keys",
 }
+
+
 def _cell(value) -> str:
     if value is None:
         return '<td class="none">—</td>'
@@ -26,12 +28,53 @@ def _cell(value) -> str:
 
 # The columns each record table shows, in order: (heading, how to get it from the record's dict).
 COLUMNS = {
-    "admissions": [("attempt", "attempt"), ("token", "token"), ("pin", "pin"), ("pin hash", "pin_hash"), ("purpose", "purpose"), ("tick", "tick")],
-    "journal": [("step", "step"), ("input hash", "input_hash"), ("result", "result"), ("computed from", ("part", "computed_from")), ("token", "token"), ("tick", "tick")],
-    "candidates": [("digest", "digest"), ("pin", "pin"), ("quotes", "figure"), ("by", "attempt"), ("token", "token"), ("tick", "tick")],
-    "acceptances": [("digest", "digest"), ("for version", "version"), ("contract", "contract"), ("by", "attempt"), ("token", "token"), ("tick", "tick")],
-    "effects": [("announcement", "announcement"), ("record", "kind"), ("key", "key"), ("by", "attempt"), ("token", "token"), ("tick", "tick")],
-    "feed_posts": [("post", "number"), ("announces", "announcement"), ("key", "key"), ("from", "attempt"), ("tick", "tick")],
+    "admissions": [
+        ("attempt", "attempt"),
+        ("token", "token"),
+        ("pin", "pin"),
+        ("pin hash", "pin_hash"),
+        ("purpose", "purpose"),
+        ("tick", "tick"),
+    ],
+    "journal": [
+        ("step", "step"),
+        ("input hash", "input_hash"),
+        ("result", "result"),
+        ("computed from", ("part", "computed_from")),
+        ("token", "token"),
+        ("tick", "tick"),
+    ],
+    "candidates": [
+        ("digest", "digest"),
+        ("pin", "pin"),
+        ("quotes", "figure"),
+        ("by", "attempt"),
+        ("token", "token"),
+        ("tick", "tick"),
+    ],
+    "acceptances": [
+        ("digest", "digest"),
+        ("for version", "version"),
+        ("contract", "contract"),
+        ("by", "attempt"),
+        ("token", "token"),
+        ("tick", "tick"),
+    ],
+    "effects": [
+        ("announcement", "announcement"),
+        ("record", "kind"),
+        ("key", "key"),
+        ("by", "attempt"),
+        ("token", "token"),
+        ("tick", "tick"),
+    ],
+    "feed_posts": [
+        ("post", "number"),
+        ("announces", "announcement"),
+        ("key", "key"),
+        ("from", "attempt"),
+        ("tick", "tick"),
+    ],
     "feed_keys": [("key", "key"), ("params", "params"), ("post", "post"), ("tick", "tick")],
 }
 
@@ -50,7 +93,7 @@ def records_html(frame: dict, highlight: tuple | None = None) -> str:
     tick = frame["tick"]
     parts = [
         f'<p class="epoch">Owner epoch <strong>{frame["epoch"]}</strong> · report <strong>'
-        f'{frame["report"]}</strong> (section 2 says {escape(frame["report_figure"])})</p>'
+        f"{frame['report']}</strong> (section 2 says {escape(frame['report_figure'])})</p>"
     ]
     attempts = frame["attempts"]
     if attempts:
@@ -62,27 +105,49 @@ def records_html(frame: dict, highlight: tuple | None = None) -> str:
                 "<tr>"
                 + "".join(
                     _cell(v)
-                    for v in (f"#{a['attempt']}", a["token"], a["pin"], a["state"], a["alive"], a["calls"], a["restored"], a["missed_heartbeats"])
+                    for v in (
+                        f"#{a['attempt']}",
+                        a["token"],
+                        a["pin"],
+                        a["state"],
+                        a["alive"],
+                        a["calls"],
+                        a["restored"],
+                        a["missed_heartbeats"],
+                    )
                 )
                 + "</tr>"
             )
         parts.append("</tbody></table></div>")
     for store, columns in COLUMNS.items():
         rows = frame["records"][store]
-        parts.append(f'<div class="scroll"><table class="records"><caption>{STORE_TITLES[store]} ({len(rows)})</caption>')
+        parts.append(
+            f'<div class="scroll"><table class="records"><caption>{STORE_TITLES[store]} '
+            f"({len(rows)})</caption>"
+        )
         if not rows:
             parts.append('<tbody><tr><td class="none">empty</td></tr></tbody></table></div>')
             continue
-        parts.append("<thead><tr>" + "".join(f'<th scope="col">{h}</th>' for h, _ in columns) + '<th scope="col"><span class="sr-only">marks</span></th></tr></thead><tbody>')
+        parts.append(
+            "<thead><tr>"
+            + "".join(f'<th scope="col">{h}</th>' for h, _ in columns)
+            + '<th scope="col"><span class="sr-only">marks</span></th></tr></thead><tbody>'
+        )
         for index, record in enumerate(rows):
             marks = []
             if record.get("tick") == tick:
                 marks.append('<span class="tag new">new</span>')
             if highlight == (store, index):
                 marks.append('<span class="tag broke">broke an invariant</span>')
-            cls = " ".join(c for c, on in (("new", record.get("tick") == tick), ("broke", highlight == (store, index))) if on)
+            cls = " ".join(
+                c
+                for c, on in (("new", record.get("tick") == tick), ("broke", highlight == (store, index)))
+                if on
+            )
             parts.append(
-                f'<tr class="{cls}">' + "".join(_cell(_get(record, path)) for _, path in columns) + f"<td>{''.join(marks)}</td></tr>"
+                f'<tr class="{cls}">'
+                + "".join(_cell(_get(record, path)) for _, path in columns)
+                + f"<td>{''.join(marks)}</td></tr>"
             )
         parts.append("</tbody></table></div>")
     return "".join(parts)

@@ -16,10 +16,13 @@ def events_table_html(trace: dict, tick: int, caption: str = "") -> str:
             t = f"t{frame['tick']}" if n == 0 else ""
             cls = ' class="now"' if frame["tick"] == tick else ""
             rows.append(
-                f"<tr{cls}><th scope=\"row\">{t}</th><td>{escape(who(event))}</td><td>{escape(event['text'])}</td></tr>"
+                f'<tr{cls}><th scope="row">{t}</th><td>{escape(who(event))}</td>'
+                f"<td>{escape(event['text'])}</td></tr>"
             )
     return (
-        f'<div class="scroll"><table class="events"><caption>{escape(caption or f"What happened, t0 to t{tick}")}</caption>'
-        '<thead><tr><th scope="col">tick</th><th scope="col">who</th><th scope="col">what happens</th></tr></thead>'
+        '<div class="scroll"><table class="events">'
+        f"<caption>{escape(caption or f'What happened, t0 to t{tick}')}</caption>"
+        '<thead><tr><th scope="col">tick</th><th scope="col">who</th><th scope="col">what '
+        "happens</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )

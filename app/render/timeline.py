@@ -43,7 +43,9 @@ FIXED_LANES = ("report", "controller", "feed", "newsletter")
 def lanes_of(trace: dict) -> list[str]:
     """The rows: the report, the controller, each attempt in number order, the feed, the newsletter."""
     seen = {e["lane"] for f in trace["ticks"] for e in f["events"]}
-    attempts = sorted((lane for lane in seen if lane.startswith("attempt")), key=lambda s: int(s.split("#")[1]))
+    attempts = sorted(
+        (lane for lane in seen if lane.startswith("attempt")), key=lambda s: int(s.split("#")[1])
+    )
     return ["report", "controller", *attempts, "feed", "newsletter"]
 
 
@@ -83,7 +85,9 @@ def breaches_of(trace: dict) -> dict[str, list]:
             columns["tick"].append(b["tick"])
             columns["lane"].append(b["actor"])
             columns["label"].append(f"✖ {names.get(inv['id'], inv['id'])}")
-            columns["detail"].append(escape(f"{names.get(inv['id'], inv['id'])} broke at t{b['tick']}: {b['detail']}"))
+            columns["detail"].append(
+                escape(f"{names.get(inv['id'], inv['id'])} broke at t{b['tick']}: {b['detail']}")
+            )
     return columns
 
 
@@ -101,30 +105,45 @@ def timeline_svg(trace: dict, tick: int) -> str:
     width, height = left + col * (end + 2), top + row * len(lanes) + 30
     y = {lane: top + row * n + 18 for n, lane in enumerate(lanes)}
     out = [
-        f'<svg class="timeline-svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
-        f'aria-label="Timeline of ticks t0 to t{tick}: one row per actor; the text view below lists the same events" '
+        f'<svg class="timeline-svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        'role="img" '
+        f'aria-label="Timeline of ticks t0 to t{tick}: one row per actor; the text view below lists the '
+        'same events" '
         'xmlns="http://www.w3.org/2000/svg">',
-        f'<rect class="now" x="{left + col * tick - col / 2}" y="{top - 6}" width="{col}" height="{row * len(lanes)}"/>',
+        f'<rect class="now" x="{left + col * tick - col / 2}" y="{top - 6}" width="{col}" '
+        f'height="{row * len(lanes)}"/>',
     ]
     for lane in lanes:
-        out.append(f'<text class="lane" x="{left - 14}" y="{y[lane] + 4}" text-anchor="end">{escape(lane)}</text>')
-        out.append(f'<line class="lane-line" x1="{left - 8}" x2="{width - 8}" y1="{y[lane]}" y2="{y[lane]}"/>')
+        out.append(
+            f'<text class="lane" x="{left - 14}" y="{y[lane] + 4}" text-anchor="end">{escape(lane)}</text>'
+        )
+        out.append(
+            f'<line class="lane-line" x1="{left - 8}" x2="{width - 8}" y1="{y[lane]}" y2="{y[lane]}"/>'
+        )
     for t in range(end + 1):
-        out.append(f'<text class="tick" x="{left + col * t}" y="{height - 8}" text-anchor="middle">t{t}</text>')
+        out.append(
+            f'<text class="tick" x="{left + col * t}" y="{height - 8}" text-anchor="middle">t{t}</text>'
+        )
     cells = upto(cells_of(trace), tick)
     for n, t in enumerate(cells["tick"]):
         x, yy = left + col * t, y[cells["lane"][n]]
         out.append(
             f'<g class="cell" data-tick="{t}" data-lane="{escape(cells["lane"][n])}">'
-            f'<title>{cells["detail"][n].replace("<br>", "; ")}</title>'
+            f"<title>{cells['detail'][n].replace('<br>', '; ')}</title>"
         )
-        out.append(f'<text class="mark" x="{x}" y="{yy + 5}" text-anchor="middle" fill="{cells["colour"][n]}">{cells["symbol"][n]}</text>')
+        out.append(
+            f'<text class="mark" x="{x}" y="{yy + 5}" text-anchor="middle" '
+            f'fill="{cells["colour"][n]}">{cells["symbol"][n]}</text>'
+        )
         for k, line in enumerate(cells["label"][n].split("\n")[:4]):
             out.append(f'<text class="label" x="{x + 8}" y="{yy + 16 + 10 * k}">{escape(line)}</text>')
         out.append("</g>")
     breaches = upto(breaches_of(trace), tick)
     for n, t in enumerate(breaches["tick"]):
         if breaches["lane"][n] in y:
-            out.append(f'<text class="breach" x="{left + col * t - 26}" y="{y[breaches["lane"][n]] - 10}">{escape(breaches["label"][n])}</text>')
+            out.append(
+                f'<text class="breach" x="{left + col * t - 26}" '
+                f'y="{y[breaches["lane"][n]] - 10}">{escape(breaches["label"][n])}</text>'
+            )
     out.append("</svg>")
     return "".join(out)

@@ -36,7 +36,8 @@ class ActionHTML(JSComponent):
           if (again) again.focus();
         }
       };
-      const send = (target) => model.send_msg({ action: target.dataset.action, value: target.dataset.value ?? target.value ?? "" });
+      const send = (target) =>
+        model.send_msg({ action: target.dataset.action, value: target.dataset.value ?? target.value ?? "" });
       // In a tablist, arrow keys, Home and End move to another tab and open it (the WAI-ARIA tabs pattern).
       root.addEventListener("keydown", (event) => {
         const tab = event.target.closest('[role="tab"]');
@@ -44,7 +45,7 @@ class ActionHTML(JSComponent):
         if (!tab || !(event.key in moves)) return;
         const tabs = [...tab.closest('[role="tablist"]').querySelectorAll('[role="tab"]')];
         const at = tabs.indexOf(tab) + moves[event.key];
-        const next = tabs[Math.max(0, Math.min(tabs.length - 1, Number.isFinite(at) ? at : (at < 0 ? 0 : tabs.length - 1)))];
+        const next = tabs[Math.max(0, Math.min(tabs.length - 1, at))];
         event.preventDefault();
         event.stopPropagation();
         next.focus();
@@ -57,7 +58,9 @@ class ActionHTML(JSComponent):
       root.addEventListener("input", (event) => {
         if (event.target.matches("input[data-action]")) send(event.target);
       });
-      root.addEventListener("pointerdown", (event) => { if (event.target.matches("input[type=range]")) dragging = true; });
+      root.addEventListener("pointerdown", (event) => {
+        if (event.target.matches("input[type=range]")) dragging = true;
+      });
       const release = () => { if (dragging) { dragging = false; if (stale) { stale = false; draw(); } } };
       window.addEventListener("pointerup", release);
       model.on("html", draw);

@@ -50,7 +50,11 @@ class Badges(pn.viewable.Viewer):
         else:
             breach = next(i["breach"] for i in s.trace["invariants"] if i["id"] == badge)
             state = "broken" if breach else "held"
-            detail = f"Broken at t{breach['tick']} by {breach['actor']}: {breach['detail']}." if breach else "Held for the whole run."
+            detail = (
+                f"Broken at t{breach['tick']} by {breach['actor']}: {breach['detail']}."
+                if breach
+                else "Held for the whole run."
+            )
             if breach:
                 s.go(breach["tick"])
         self.explanation = (
@@ -71,9 +75,14 @@ class OutcomeView(pn.viewable.Viewer):
         s = self.state
         lead = caption_html("outcome", "outcome")
         self.pane = pn.pane.HTML(
-            pn.bind(lambda outcome, trace, tick: lead + outcome_html(outcome, trace, tick), s.param.outcome,
-                    s.param.trace, s.param.tick),
-            sizing_mode="stretch_width", css_classes=["outcome-view"],
+            pn.bind(
+                lambda outcome, trace, tick: lead + outcome_html(outcome, trace, tick),
+                s.param.outcome,
+                s.param.trace,
+                s.param.tick,
+            ),
+            sizing_mode="stretch_width",
+            css_classes=["outcome-view"],
         )
 
     def __panel__(self):

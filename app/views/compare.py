@@ -19,12 +19,16 @@ class CompareView(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         self.body = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["compare-view"])
-        self.jump = pn.widgets.Button(label="Go to the first difference", color="default", css_classes=["compare-jump"])
+        self.jump = pn.widgets.Button(
+            label="Go to the first difference", color="default", css_classes=["compare-jump"]
+        )
         self.jump.on_click(lambda event: self.jump_to_divergence())
         self.state.param.watch(self._redraw, ["trace"])
         self._redraw()
         self._layout = pn.Column(
-            caption("compare"), self.body, self.jump,
+            caption("compare"),
+            self.body,
+            self.jump,
             pn.pane.HTML(one_change_html(shared.one_change_rows()), sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
         )
@@ -36,8 +40,13 @@ class CompareView(pn.viewable.Viewer):
         protected_trace = shared.trace_for(protected)
         self.parts_at = first_divergence(s.trace, protected_trace)
         self.body.object = compare_html(
-            s.outcome, shared.outcome_for(protected), s.trace, protected_trace, mine.differences(protected),
-            self.parts_at, shared.from_scratch(mine),
+            s.outcome,
+            shared.outcome_for(protected),
+            s.trace,
+            protected_trace,
+            mine.differences(protected),
+            self.parts_at,
+            shared.from_scratch(mine),
         )
         self.jump.visible = self.parts_at is not None
 

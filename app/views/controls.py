@@ -62,7 +62,8 @@ class Header(pn.viewable.Viewer):
         if self.compact:
             title = f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
         else:
-            title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{markdown_html(text("captions", "intro"))}</div>'
+            intro = markdown_html(text("captions", "intro"))
+            title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{intro}</div>'
         note = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if name else ""
         self.html.html = title + notice_html(self.state.notices) + presets_html(list(PRESETS), name) + note
 

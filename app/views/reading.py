@@ -20,7 +20,8 @@ class EnginesView(pn.viewable.Viewer):
         return pn.pane.HTML(
             f'<p class="caption">{markdown_html(text("captions", "engines"))}</p>'
             + (engines_html(results) if results else "<p>No engine results are recorded.</p>"),
-            sizing_mode="stretch_width", css_classes=["engines-view"],
+            sizing_mode="stretch_width",
+            css_classes=["engines-view"],
         )
 
 
@@ -30,12 +31,18 @@ class TextView(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         s = self.state
-        self.pane = pn.pane.HTML(pn.bind(events_table_html, s.param.trace, s.param.tick), sizing_mode="stretch_width",
-                                 css_classes=["text-view"])
+        self.pane = pn.pane.HTML(
+            pn.bind(events_table_html, s.param.trace, s.param.tick),
+            sizing_mode="stretch_width",
+            css_classes=["text-view"],
+        )
 
     def __panel__(self):
-        return pn.Column(pn.pane.HTML(f'<p class="caption">{escape(text("captions", "text"))}</p>'), self.pane,
-                         sizing_mode="stretch_width")
+        return pn.Column(
+            pn.pane.HTML(f'<p class="caption">{escape(text("captions", "text"))}</p>'),
+            self.pane,
+            sizing_mode="stretch_width",
+        )
 
 
 class GlossaryView(pn.viewable.Viewer):

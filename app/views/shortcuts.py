@@ -12,7 +12,9 @@ from panel.custom import JSComponent
 
 class Shortcuts(JSComponent):
     _esm = """
-    const KEYS = {" ": "toggle", "ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last"};
+    const KEYS = {
+      " ": "toggle", "ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last",
+    };
     const INTERACTIVE = "input, textarea, select, button, [contenteditable], [role=slider], .bk-input";
     export function render({ model }) {
       const onKey = (event) => {
@@ -36,7 +38,8 @@ class Shortcuts(JSComponent):
       });
       // Inside the static site's page (an iframe), say when ready, how tall, and where the URL went.
       if (window.parent !== window) {
-        const tell = (data) => window.parent.postMessage({ type: `durable-work-explainer:${data.kind}`, ...data }, "*");
+        const tell = (data) =>
+          window.parent.postMessage({ type: `durable-work-explainer:${data.kind}`, ...data }, "*");
         const height = () => tell({ kind: "height", height: document.documentElement.scrollHeight });
         new ResizeObserver(height).observe(document.body);
         const push = window.history.pushState.bind(window.history);

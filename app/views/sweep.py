@@ -19,7 +19,7 @@ def counts_html(summary: dict) -> str:
     names = titles("invariants")
     items = "".join(f"<li>{escape(names[i])}: broken in {n}</li>" for i, n in summary["breaks"].items())
     return (
-        f'<p>{summary["runs"]} combinations: {summary["no_invariant_broken"]} break nothing, '
+        f"<p>{summary['runs']} combinations: {summary['no_invariant_broken']} break nothing, "
         f'{summary["finished"]} finish.</p><ul class="sweep-counts">{items}</ul>'
     )
 
@@ -37,23 +37,40 @@ class SweepView(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         names = titles("invariants")
-        filters = {"every combination": "all", "breaks nothing": "none", "breaks something": "any",
-                   "does not finish": "unfinished", **{f"breaks: {names[i]}": i for i in INVARIANT_IDS}}
-        self.filter = pn.widgets.Select(label="Show the combinations that…", options=filters, value="all",
-                                        css_classes=["sweep-filter"])
-        self.list = pn.widgets.Select(label="Combinations (choose one, then load it)", options={}, size=12,
-                                      sizing_mode="stretch_width", css_classes=["sweep-list"])
+        filters = {
+            "every combination": "all",
+            "breaks nothing": "none",
+            "breaks something": "any",
+            "does not finish": "unfinished",
+            **{f"breaks: {names[i]}": i for i in INVARIANT_IDS},
+        }
+        self.filter = pn.widgets.Select(
+            label="Show the combinations that…", options=filters, value="all", css_classes=["sweep-filter"]
+        )
+        self.list = pn.widgets.Select(
+            label="Combinations (choose one, then load it)",
+            options={},
+            size=12,
+            sizing_mode="stretch_width",
+            css_classes=["sweep-list"],
+        )
         load = pn.widgets.Button(label="Load into the player", color="primary", css_classes=["sweep-load"])
         load.on_click(lambda event: self.list.value is not None and self.load(self.list.value))
         self.matrix = SweepMatrix(shared.sweep_rows(), self.load)
         self.filter.param.watch(lambda e: self.refresh(), "value")
         self.refresh()
         self._layout = pn.Column(
-            pn.pane.HTML(f'<p class="caption">{escape(text("captions", "sweep"))}</p>' + counts_html(shared.sweep_summary()),
-                         sizing_mode="stretch_width"),
-            self.filter, caption("matrix"),
+            pn.pane.HTML(
+                f'<p class="caption">{escape(text("captions", "sweep"))}</p>'
+                + counts_html(shared.sweep_summary()),
+                sizing_mode="stretch_width",
+            ),
+            self.filter,
+            caption("matrix"),
             pn.pane.Bokeh(self.matrix.figure, sizing_mode="stretch_width", css_classes=["sweep-matrix"]),
-            self.list, load, sizing_mode="stretch_width",
+            self.list,
+            load,
+            sizing_mode="stretch_width",
         )
 
     def refresh(self) -> None:
@@ -61,7 +78,9 @@ class SweepView(pn.viewable.Viewer):
         with unlocked():
             self.matrix.set_filter(wanted)
         rows = shared.sweep_rows()
-        self.list.options = {row_words(n, row): n for n, row in enumerate(rows) if matches(row["outcome"], wanted)}
+        self.list.options = {
+            row_words(n, row): n for n, row in enumerate(rows) if matches(row["outcome"], wanted)
+        }
         self.list.value = next(iter(self.list.options.values()), None)
 
     def load(self, n: int) -> None:

@@ -16,9 +16,15 @@ from model.switches import Role, ids_of
 EVENTS = ids_of(Role.EVENT)  # the columns
 PROTECTIONS = ids_of(Role.PROTECTION)  # the rows
 SHORT = {
-    "during-outage": "outage", "after-acceptance": "after acc.", "every-step": "every step",
-    "end-only": "end only", "current-accepted": "current", "any-accepted": "any acc.",
-    "latest-finished": "latest", "per-operation": "per op.", "per-attempt": "per att.",
+    "during-outage": "outage",
+    "after-acceptance": "after acc.",
+    "every-step": "every step",
+    "end-only": "end only",
+    "current-accepted": "current",
+    "any-accepted": "any acc.",
+    "latest-finished": "latest",
+    "per-operation": "per op.",
+    "per-attempt": "per att.",
 }
 # Light to dark with the number of invariants broken; the digit in the cell carries the same fact.
 SHADES = ("#e8f3e8", "#fde2d6", "#f7b7a0", "#ee8a6c", "#d9573c", "#b3261e")
@@ -51,9 +57,11 @@ class SweepMatrix:
             data["count"].append(str(len(broken)) + ("" if outcome["finished"] else "·"))
             data["shade"].append(SHADES[len(broken)])
             data["detail"].append(
-                f"{n + 1}. " + ", ".join(f"{k} {v}" for k, v in switches.items())
+                f"{n + 1}. "
+                + ", ".join(f"{k} {v}" for k, v in switches.items())
                 + f"<br><b>breaks:</b> {', '.join(broken) or 'nothing'}"
-                + f"<br><b>finished:</b> {'yes' if outcome['finished'] else 'no'} · calls {outcome['model_calls']}"
+                + f"<br><b>finished:</b> {'yes' if outcome['finished'] else 'no'}"
+                + f" · model calls {outcome['model_calls']}"
             )
             data["index"].append(n)
             data["alpha"].append(1.0)
@@ -61,14 +69,40 @@ class SweepMatrix:
         xs = list(dict.fromkeys(data["x"]))
         ys = list(dict.fromkeys(data["y"]))
         fig = figure(
-            x_range=FactorRange(*xs), y_range=FactorRange(*reversed(ys)), height=24 + 13 * len(ys) + 120,
-            sizing_mode="stretch_width", min_width=560, toolbar_location=None, tools="", x_axis_location="above",
+            x_range=FactorRange(*xs),
+            y_range=FactorRange(*reversed(ys)),
+            height=24 + 13 * len(ys) + 120,
+            sizing_mode="stretch_width",
+            min_width=560,
+            toolbar_location=None,
+            tools="",
+            x_axis_location="above",
         )
-        fig.rect("x", "y", 0.96, 0.9, source=self.source, fill_color="shade", fill_alpha="alpha",
-                 line_color=PALETTE["line"], line_alpha="alpha", selection_line_color=PALETTE["accent"], selection_line_width=3,
-                 nonselection_fill_alpha="alpha", nonselection_line_alpha="alpha")
-        fig.text("x", "y", text="count", source=self.source, text_align="center", text_baseline="middle",
-                 text_font_size="9px", text_alpha="alpha")
+        fig.rect(
+            "x",
+            "y",
+            0.96,
+            0.9,
+            source=self.source,
+            fill_color="shade",
+            fill_alpha="alpha",
+            line_color=PALETTE["line"],
+            line_alpha="alpha",
+            selection_line_color=PALETTE["accent"],
+            selection_line_width=3,
+            nonselection_fill_alpha="alpha",
+            nonselection_line_alpha="alpha",
+        )
+        fig.text(
+            "x",
+            "y",
+            text="count",
+            source=self.source,
+            text_align="center",
+            text_baseline="middle",
+            text_font_size="9px",
+            text_alpha="alpha",
+        )
         fig.add_tools(HoverTool(tooltips="<div style='max-width:420px'>@detail{safe}</div>"), TapTool())
         fig.xaxis.major_label_orientation = 0.9
         fig.xaxis.major_label_text_font_size = "9px"

@@ -34,15 +34,36 @@ class TimelinePlot:
         )
         fig.scatter("tick", "lane", source=self.cells, marker="marker", color="colour", size=13, line_width=2)
         labels = fig.text(
-            "tick", "lane", text="label", source=self.cells, x_offset=9, y_offset=-6,
-            text_font_size="10px", text_baseline="top", text_color=PALETTE["ink"],
+            "tick",
+            "lane",
+            text="label",
+            source=self.cells,
+            x_offset=9,
+            y_offset=-6,
+            text_font_size="10px",
+            text_baseline="top",
+            text_color=PALETTE["ink"],
         )
         fig.text(
-            "tick", "lane", text="label", source=self.breaches, x_offset=-30, y_offset=16,
-            text_font_size="11px", text_font_style="bold", text_color=PALETTE["bad"],
+            "tick",
+            "lane",
+            text="label",
+            source=self.breaches,
+            x_offset=-30,
+            y_offset=16,
+            text_font_size="11px",
+            text_font_style="bold",
+            text_color=PALETTE["bad"],
         )
         fig.add_tools(HoverTool(renderers=[labels, fig.renderers[0]], tooltips="<div>@detail{safe}</div>"))
-        self.now = BoxAnnotation(left=-0.5, right=0.5, fill_alpha=0.08, fill_color=PALETTE["accent"], line_color=PALETTE["accent"], line_width=2)
+        self.now = BoxAnnotation(
+            left=-0.5,
+            right=0.5,
+            fill_alpha=0.08,
+            fill_color=PALETTE["accent"],
+            line_color=PALETTE["accent"],
+            line_width=2,
+        )
         fig.add_layout(self.now)
         fig.xaxis.axis_label = "tick"
         fig.xgrid.grid_line_alpha = 0.3

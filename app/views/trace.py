@@ -23,7 +23,8 @@ def now_html(frame: dict) -> str:
         for e in frame["events"]
         if e["kind"] not in ECHO_KINDS
     )
-    return f'<div aria-live="polite"><h3>At t{frame["tick"]}</h3><ul>{lines or "<li>nothing happens</li>"}</ul></div>'
+    lines = lines or "<li>nothing happens</li>"
+    return f'<div aria-live="polite"><h3>At t{frame["tick"]}</h3><ul>{lines}</ul></div>'
 
 
 def lifecycles_html(trace: dict, tick: int) -> str:
@@ -63,26 +64,44 @@ class TraceView(pn.viewable.Viewer):
         lead = "" if self.compact else caption_html("timeline")
         self.now = pn.pane.HTML(
             pn.bind(lambda trace, tick: lead + now_html(trace["ticks"][tick]), s.param.trace, s.param.tick),
-            sizing_mode="stretch_width", css_classes=["now"],
+            sizing_mode="stretch_width",
+            css_classes=["now"],
         )
         self.plot = TimelinePlot()
         s.param.watch(self._redraw_plot, ["trace", "tick"])
         self._redraw_plot()
-        timeline = [self.now, pn.pane.Bokeh(self.plot.figure, sizing_mode="stretch_width", css_classes=["timeline"])]
+        timeline = [
+            self.now,
+            pn.pane.Bokeh(self.plot.figure, sizing_mode="stretch_width", css_classes=["timeline"]),
+        ]
         if self.compact:
             self._layout = pn.Column(*timeline, sizing_mode="stretch_width")
             return
-        lifecycles_lead, records_lead = caption_html("lifecycles", "lifecycles"), caption_html("records", "records")
+        lifecycles_lead, records_lead = (
+            caption_html("lifecycles", "lifecycles"),
+            caption_html("records", "records"),
+        )
         self._layout = pn.Column(
             *timeline,
             pn.pane.HTML(
-                pn.bind(lambda trace, tick: lifecycles_lead + lifecycles_html(trace, tick), s.param.trace, s.param.tick),
-                sizing_mode="stretch_width", css_classes=["lifecycles"],
+                pn.bind(
+                    lambda trace, tick: lifecycles_lead + lifecycles_html(trace, tick),
+                    s.param.trace,
+                    s.param.tick,
+                ),
+                sizing_mode="stretch_width",
+                css_classes=["lifecycles"],
             ),
             pn.pane.HTML(
-                pn.bind(lambda trace, tick: records_lead + records_html(trace["ticks"][tick], breach_record(trace, tick)),
-                        s.param.trace, s.param.tick),
-                sizing_mode="stretch_width", css_classes=["records-view"],
+                pn.bind(
+                    lambda trace, tick: (
+                        records_lead + records_html(trace["ticks"][tick], breach_record(trace, tick))
+                    ),
+                    s.param.trace,
+                    s.param.tick,
+                ),
+                sizing_mode="stretch_width",
+                css_classes=["records-view"],
             ),
             sizing_mode="stretch_width",
         )

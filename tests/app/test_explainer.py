@@ -28,7 +28,9 @@ def test_importing_the_app_does_not_serve_it_and_serving_does(monkeypatch):
 
     importlib.reload(app.explainer)
     assert served == []
-    runpy.run_path(str(ROOT / "app" / "explainer.py"), run_name="bokeh_app_under_test")  # as panel serve runs it
+    runpy.run_path(
+        str(ROOT / "app" / "explainer.py"), run_name="bokeh_app_under_test"
+    )  # as panel serve runs it
     assert len(served) == 1 and served[0].explainer.state.tick == 0
 
 
@@ -139,7 +141,10 @@ def test_every_setting_the_model_declares_has_a_control(app):
 def test_the_tab_registry_feeds_the_tabs_and_the_url(app):
     for n, tab in enumerate(TABS):
         app.apply_url(f"?tab={tab.id}")
-        assert f'aria-selected="true" aria-controls="tab-panel" tabindex="0" data-action="tab" data-value="{tab.id}"' in app.tab_bar.html
+        assert (
+            f'aria-selected="true" aria-controls="tab-panel" tabindex="0" data-action="tab" '
+            f'data-value="{tab.id}"' in app.tab_bar.html
+        )
         assert app.tab_bar.html.count('aria-selected="true"') == 1 and tab.title in app.tab_bar.html
         assert isinstance(app.views[tab.id], tab.view) and len(app.tab_panel.objects) == 1
         assert app.state.to_query() == ("" if n == 0 else f"?tab={tab.id}")
@@ -181,8 +186,11 @@ def test_choosing_a_cell_of_the_864_matrix_loads_that_run(app):
     counts = sweep.matrix.source.data["count"]
     assert len(counts) == 864 and counts[0] == "0"  # the main trace breaks nothing and finishes
     sweep.filter.value = "stale-write"
-    faded = [a for a, r in zip(sweep.matrix.source.data["alpha"], rows, strict=True)
-             if "stale-write" not in r["outcome"]["invariants_broken"]]
+    faded = [
+        a
+        for a, r in zip(sweep.matrix.source.data["alpha"], rows, strict=True)
+        if "stale-write" not in r["outcome"]["invariants_broken"]
+    ]
     assert faded and set(faded) == {0.15}
 
 

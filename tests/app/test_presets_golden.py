@@ -20,4 +20,6 @@ def test_the_main_preset_is_the_main_trace():
     state = Explainer(fencing="off", pins="off", tick=4)
     state.apply_preset("main")
     assert dumps(state.trace, indent=1) + "\n" == (GOLDEN / "main-trace.json").read_text(encoding="utf-8")
-    assert format_trace(run(state.switches())) + "\n" == (GOLDEN / "main-trace.txt").read_text(encoding="utf-8")
+    assert format_trace(run(state.switches())) + "\n" == (GOLDEN / "main-trace.txt").read_text(
+        encoding="utf-8"
+    )

@@ -51,7 +51,10 @@ def test_presets_set_what_they_say(name):
 def test_superseded_preset_runs_the_articles_second_trace():
     state = Explainer()
     state.apply_preset("superseded")
-    assert state.outcome["newsletter_started_at"] == run(Switches(change="after-acceptance")).outcome().to_dict()["newsletter_started_at"]
+    assert (
+        state.outcome["newsletter_started_at"]
+        == run(Switches(change="after-acceptance")).outcome().to_dict()["newsletter_started_at"]
+    )
 
 
 def test_reset_returns_to_the_main_trace():
@@ -123,11 +126,15 @@ def test_odd_ticks_fall_back_to_t0_with_a_notice(value):
 
 def test_markup_in_a_value_stays_text_and_short():
     state = Explainer()
-    notices = state.apply_query("?" + urlencode({"fencing": "![x](http://host/beacon.png)", "preset": "[log in](https://x)"}))
+    notices = state.apply_query(
+        "?" + urlencode({"fencing": "![x](http://host/beacon.png)", "preset": "[log in](https://x)"})
+    )
     assert len(notices) == 2 and "![x](http://host/beacon.png)" in notices[0]  # the view escapes it
 
 
-@pytest.mark.parametrize("query,words", [("?embed=2", ["embed must be 0 or 1"]), ("?pins=off&pins=on", ["more than once"])])
+@pytest.mark.parametrize(
+    "query,words", [("?embed=2", ["embed must be 0 or 1"]), ("?pins=off&pins=on", ["more than once"])]
+)
 def test_embed_values_and_repeated_keys_are_reported(query, words):
     state = Explainer()
     notices = state.apply_query(query)

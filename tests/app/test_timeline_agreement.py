@@ -19,7 +19,12 @@ MARK = re.compile(r'<text class="mark"[^>]*>([^<]*)</text>')
 
 def svg_cells(svg: str) -> list[tuple[int, str, str, str]]:
     return [
-        (int(t), unescape(lane), "".join(MARK.findall(body)), "\n".join(unescape(x) for x in LABEL.findall(body)))
+        (
+            int(t),
+            unescape(lane),
+            "".join(MARK.findall(body)),
+            "\n".join(unescape(x) for x in LABEL.findall(body)),
+        )
         for t, lane, body in CELL.findall(svg)
     ]
 

@@ -34,7 +34,9 @@ def test_each_toggle_changes_the_outcome_as_the_model_says(explainer, setting):
         expected = run(Switches(**{setting: value})).outcome().to_dict()
         outcome = explainer.page.locator(".outcome-view")
         expect(outcome).to_contain_text(f"{expected['model_calls']} against a minimum of 4")
-        expect(outcome.get_by_role("row", name=re.compile("invariants broken"))).to_contain_text(broken_line(expected))
+        expect(outcome.get_by_role("row", name=re.compile("invariants broken"))).to_contain_text(
+            broken_line(expected)
+        )
         explainer.switch(setting, allowed_values(setting)[0])
         expect(outcome.get_by_role("row", name=re.compile("invariants broken"))).to_contain_text("none")
 
@@ -99,12 +101,16 @@ def test_url_round_trip_and_back_button(explainer):
     page.go_back()  # to the URL before the step: fencing off at t0
     explainer.wait_tick(0)
     page.go_back()  # to the main trace
-    expect(page.locator(".outcome-view").get_by_role("row", name=re.compile("invariants broken"))).to_contain_text("none")
+    expect(
+        page.locator(".outcome-view").get_by_role("row", name=re.compile("invariants broken"))
+    ).to_contain_text("none")
 
 
 def test_a_bad_url_value_falls_back_with_a_visible_notice(explainer):
     explainer.open("?fencing=sometimes&tick=3")
-    expect(explainer.page.locator(".notice")).to_contain_text("'sometimes' is not a value of fencing (allowed: on, off)")
+    expect(explainer.page.locator(".notice")).to_contain_text(
+        "'sometimes' is not a value of fencing (allowed: on, off)"
+    )
     explainer.wait_tick(3)
 
 
@@ -180,11 +186,14 @@ def test_inside_an_iframe_the_app_tells_its_parent_ready_height_and_url(page, ex
         f"<iframe src='{explainer_url}?embed=1' style='width:1000px;height:600px'></iframe>"
     )
     page.wait_for_function("() => got.some(m => m.type === 'durable-work-explainer:ready')", timeout=60000)
-    page.wait_for_function("() => got.some(m => m.type === 'durable-work-explainer:height' && m.height > 300)")
+    page.wait_for_function(
+        "() => got.some(m => m.type === 'durable-work-explainer:height' && m.height > 300)"
+    )
     frame = page.frames[1]
     frame.locator("button.forward").click()
     page.wait_for_function(
-        "() => got.some(m => m.type === 'durable-work-explainer:url' && m.search.includes('tick=1'))", timeout=20000
+        "() => got.some(m => m.type === 'durable-work-explainer:url' && m.search.includes('tick=1'))",
+        timeout=20000,
     )
 
 

@@ -69,6 +69,12 @@ def test_stale_owner_behaviour_is_what_was_recorded(fresh, engine):
 
 def test_the_recorded_results_file_is_current(fresh):
     recorded = json.loads(RESULTS.read_text())
-    strip = lambda data: [{k: r[k] for k in ("engine", "scenario", "variant", "observed", "model", "matches")} for r in data["results"]]  # noqa: E731
-    assert strip(recorded) == strip(fresh), "re-run `python -m engines run` and commit content/engine-results.json"
+
+    def strip(data):
+        keys = ("engine", "scenario", "variant", "observed", "model", "matches")
+        return [{k: r[k] for k in keys} for r in data["results"]]
+
+    assert strip(recorded) == strip(fresh), (
+        "re-run `python -m engines run` and commit content/engine-results.json"
+    )
     assert recorded["engines"] == fresh["engines"]

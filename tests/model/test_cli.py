@@ -75,14 +75,22 @@ def test_bad_values_are_quoted_short():
 
 def test_a_reader_closing_the_pipe_ends_quietly():
     shell = f"{sys.executable} -m model sweep --json | head -c1"
-    done = subprocess.run(["bash", "-o", "pipefail", "-c", shell], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", shell], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert done.stdout == "["
     assert done.stderr == "" and done.returncode == 0
 
 
 def test_a_write_error_is_a_message_not_a_traceback():
     with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "model", "sweep", "--json"], cwd=ROOT, stdout=full,
-                              stderr=subprocess.PIPE, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "model", "sweep", "--json"],
+            cwd=ROOT,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
     assert done.returncode == 1
     assert "cannot write the output" in done.stderr and "Traceback" not in done.stderr

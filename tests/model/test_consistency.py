@@ -22,8 +22,11 @@ def test_stale_writes_applied_counts_writes_like_the_trace_says():
 
 
 def test_every_switch_combination_counts_stale_writes_by_events():
-    for switches in (Switches(fencing="off", silent=s, checkpoints=c) for s in ("paused", "crashed")
-                     for c in ("every-step", "end-only")):
+    for switches in (
+        Switches(fencing="off", silent=s, checkpoints=c)
+        for s in ("paused", "crashed")
+        for c in ("every-step", "end-only")
+    ):
         result = run(switches)
         trace = trace_dict(result)
         assert result.outcome().stale_writes_applied == len(events(trace, "stale-write-applied")), switches
@@ -73,7 +76,15 @@ def test_roles_are_declared_once_and_derive_the_groups():
     assert ids_of(Role.EVENT) == ("silent", "change", "poster")
     assert ids_of(Role.PROTECTION) == ("fencing", "checkpoints", "pins", "newsletter", "post_key")
     assert ids_of(Role.ADVANCED) == ("unversioned",)
-    weakest = Switches(fencing="off", pins="off", post_key="none", newsletter="latest-finished",
-                       checkpoints="end-only", unversioned="fail-closed", change="never", poster="survives")
+    weakest = Switches(
+        fencing="off",
+        pins="off",
+        post_key="none",
+        newsletter="latest-finished",
+        checkpoints="end-only",
+        unversioned="fail-closed",
+        change="never",
+        poster="survives",
+    )
     protected = protected_counterpart(weakest)
     assert protected == Switches(change="never", poster="survives")

@@ -61,7 +61,10 @@ def test_fencing_and_pins_guard_different_things():
     for s in event_combinations(Switches(fencing="off")):
         o = run(s, recording=False).outcome().to_dict()
         assert not o["wrong_digest_accepted"], s
-    polluted = [run(s, recording=False).outcome().to_dict()["stale_writes_applied"] for s in event_combinations(Switches(fencing="off"))]
+    polluted = [
+        run(s, recording=False).outcome().to_dict()["stale_writes_applied"]
+        for s in event_combinations(Switches(fencing="off"))
+    ]
     assert any(polluted)
     for s in event_combinations(Switches(pins="off")):
         assert run(s, recording=False).outcome().to_dict()["stale_writes_applied"] == 0, s

@@ -10,7 +10,12 @@ def test_the_three_machines_are_the_articles():
     assert ATTEMPT.states == ("admitted", "running", "UNKNOWN", "fenced", "refused", "done")
     assert ARTIFACT.states == ("candidate", "accepted", "refused")
     assert EFFECT.states == ("intent recorded", "unconfirmed", "confirmed")
-    additions = [(t.source, t.event, t.target) for m in (ATTEMPT, ARTIFACT, EFFECT) for t in m.transitions if t.addition]
+    additions = [
+        (t.source, t.event, t.target)
+        for m in (ATTEMPT, ARTIFACT, EFFECT)
+        for t in m.transitions
+        if t.addition
+    ]
     assert additions == [("UNKNOWN", "candidate refused", "refused"), ("UNKNOWN", "post confirmed", "done")]
 
 
@@ -47,4 +52,7 @@ def test_only_declared_transitions_occur_in_all_864_runs():
     # Every declared transition is exercised somewhere, except two a live owner never takes in this
     # schedule: only suspected attempts hold stale tokens, and the owner is always pinned to the current
     # version when it asks for acceptance.
-    assert declared - used == {("attempt", "running", "write rejected"), ("attempt", "running", "candidate refused")}
+    assert declared - used == {
+        ("attempt", "running", "write rejected"),
+        ("attempt", "running", "candidate refused"),
+    }

@@ -13,7 +13,16 @@ from model.switches import (
 
 
 def test_ids_and_values_are_the_spec_ones():
-    assert SWITCH_IDS == ("silent", "fencing", "checkpoints", "change", "pins", "newsletter", "poster", "post_key")
+    assert SWITCH_IDS == (
+        "silent",
+        "fencing",
+        "checkpoints",
+        "change",
+        "pins",
+        "newsletter",
+        "poster",
+        "post_key",
+    )
     assert allowed_values("change") == ("during-outage", "never", "after-acceptance")
     assert allowed_values("post_key") == ("per-operation", "per-attempt", "none")
     assert allowed_values("unversioned") == ("fail-open", "fail-closed")

@@ -38,9 +38,15 @@ def _main():
         (lambda d: d["switches"].update(fencing="sometimes"), "fencing must be one of on, off"),
         (lambda d: d["switches"].update(colour="red"), "unknown colour"),
         (lambda d: d["ticks"][3].update(tick=7), "trace.ticks[3].tick: expected 3"),
-        (lambda d: d["ticks"][5]["lifecycles"]["attempt"].update({"#1": "asleep"}), "not a state of the attempt machine"),
+        (
+            lambda d: d["ticks"][5]["lifecycles"]["attempt"].update({"#1": "asleep"}),
+            "not a state of the attempt machine",
+        ),
         (lambda d: d["ticks"][2].update(epoch="41"), "expected an integer"),
-        (lambda d: d["ticks"][2]["invariants"].update({"stale-write": "fine"}), "expected 'held' or 'broken'"),
+        (
+            lambda d: d["ticks"][2]["invariants"].update({"stale-write": "fine"}),
+            "expected 'held' or 'broken'",
+        ),
         (lambda d: d.update(end_tick=3), "trace.end_tick"),
         (lambda d: d["ticks"].clear(), "at least one tick"),
     ],

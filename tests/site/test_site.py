@@ -18,6 +18,9 @@ from model.analyses import fingerprint, sweep
 from tests.conftest import ROOT
 from tests.site.conftest import NODE_SCRIPT
 
+# The site vendors Pyodide and builds the model for it: out of the fast lane.
+pytestmark = pytest.mark.pyodide
+
 ALLOWED_CDN = (
     "https://cdn.jsdelivr.net/pyodide/v314.0.7/",
     "https://cdn.holoviz.org/panel/1.10.0/",
@@ -92,7 +95,13 @@ def test_the_app_wheel_carries_the_words(site):
     import io
 
     inner = zipfile.ZipFile(io.BytesIO(packed.read(name))).namelist()
-    assert {"app/content/glossary.md", "app/content/engine-results.json", "app/explainer.css", "app/diagrams.css", "app/explainer.py"} <= set(inner)
+    assert {
+        "app/content/glossary.md",
+        "app/content/engine-results.json",
+        "app/explainer.css",
+        "app/diagrams.css",
+        "app/explainer.py",
+    } <= set(inner)
 
 
 def test_the_site_pages_name_only_local_or_pinned_urls(site):
@@ -148,7 +157,7 @@ def test_the_engines_page_shows_the_recorded_results(site):
 
     html = (site / "engines.html").read_text()
     results = engine_results()
-    assert html.count("<tr><th scope=\"row\">") == len(results["results"])
+    assert html.count('<tr><th scope="row">') == len(results["results"])
     for engine in results["engines"].values():
         assert engine["version"] in html
     assert "4.1 million" in html and "closest: fencing" in html
@@ -174,7 +183,9 @@ def test_the_live_app_takes_the_pre_renders_place_when_it_says_it_is_ready(site,
         "setTimeout(() => parent.postMessage({type: 'durable-work-explainer:ready'}, '*'), 300);"
         "</script></body>"
     )
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(copy)))
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(copy))
+    )
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html?pins=off")
@@ -194,4 +205,6 @@ def test_the_pwa_option_adds_panels_service_worker(tmp_path):
 
     site = build.build(tmp_path / "site", pwa=True)
     names = {p.name for p in (site / "app").iterdir()}
-    assert "serviceWorker.js" in names and any(n.endswith(".webmanifest") or n == "site.webmanifest" for n in names), names
+    assert "serviceWorker.js" in names and any(
+        n.endswith(".webmanifest") or n == "site.webmanifest" for n in names
+    ), names
