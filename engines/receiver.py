@@ -55,28 +55,86 @@ def posts(db: Path) -> list[dict]:
     return [{"number": n, "digest": d, "key": k, "attempt": a} for n, d, k, a in rows]
 
 
-class Receiver:
-    """Serves receive() on 127.0.0.1 from a thread of the orchestrating process."""
+MAX_BODY = 64 * 1024  # bytes: a post is a few hundred; anything larger is refused with 413
+CLIENT_TIMEOUT = 10  # seconds a client may take to send its request before the connection is dropped
+BACKLOG = 128  # connections the listening socket holds while the threads catch up
 
-    def __init__(self, db: Path):
+
+class BadRequest(ValueError):
+    """A request the receiver will not act on; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+def parse_post(headers, rfile) -> tuple[str | None, dict, int]:
+    """``(key, params, attempt)`` from a request, or BadRequest saying what is wrong.
+
+    Keys are strings or absent (null): a number is not a key, so ``7`` and ``"7"`` can never be taken for
+    one another. ``params`` is an object with a string ``digest``; ``attempt`` a whole number."""
+    length = headers.get("Content-Length")
+    if length is None or not length.isascii() or not length.isdigit():
+        raise BadRequest(411, "a Content-Length header with the body's size in bytes is required")
+    if int(length) > MAX_BODY:
+        raise BadRequest(413, f"the body is larger than {MAX_BODY} bytes")
+    try:
+        body = json.loads(rfile.read(int(length)))
+    except (ValueError, RecursionError):
+        raise BadRequest(400, "the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise BadRequest(400, "the body must be a JSON object")
+    key, params, attempt = body.get("key"), body.get("params"), body.get("attempt", 0)
+    if key is not None and not isinstance(key, str):
+        raise BadRequest(400, "key must be a string or null")
+    if not isinstance(params, dict) or not isinstance(params.get("digest"), str):
+        raise BadRequest(400, "params must be an object with a string digest")
+    if isinstance(attempt, bool) or not isinstance(attempt, int):
+        raise BadRequest(400, "attempt must be a whole number")
+    return key, params, attempt
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = BACKLOG
+    daemon_threads = True
+
+
+class Receiver:
+    """Serves receive() on 127.0.0.1 from a thread of the orchestrating process. Every request gets an
+    HTTP answer with a JSON body: 200 with the feed's answer, or a 4xx with ``{"error": reason}``."""
+
+    def __init__(self, db: Path, client_timeout: float = CLIENT_TIMEOUT):
         self.db = db
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
+            timeout = client_timeout
+
             def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                answer = receive(receiver.db, body.get("key"), body["params"], body.get("attempt", 0))
+                try:
+                    key, params, attempt = parse_post(self.headers, self.rfile)
+                except BadRequest as bad:
+                    self._answer(bad.status, {"error": bad.reason})
+                    return
+                self._answer(200, receive(receiver.db, key, params, attempt))
+
+            def do_GET(self):
+                self._answer(405, {"error": "only POST is answered here"})
+
+            def _answer(self, status: int, answer: dict) -> None:
                 data = json.dumps(answer).encode()
-                self.send_response(200)
+                self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
+                if status >= 400:
+                    self.send_header("Connection", "close")
                 self.end_headers()
                 self.wfile.write(data)
 
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _Server(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/post"
 
     def __enter__(self) -> Receiver:

@@ -9,14 +9,16 @@ a message that says what is wrong and where.
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from . import lifecycles as lc
+from . import schema
 from .invariants import FINISHED_MEANING, INVARIANT_IDS, MEANINGS, Standing
 from .newsletter import READY_AT
 from .records import PROTECTED_STORES
 from .report import SECTIONS, VERSIONS, VERSIONS_WITH_TEXT, WORK_IDENTITY, revenue_figure, short
-from .switches import ALL_SETTINGS, SwitchError, Switches
+from .switches import SwitchError, Switches
 
 if TYPE_CHECKING:
     from .simulation import Run, World
@@ -263,87 +265,69 @@ def dumps(data: Any, indent: int | None = None) -> str:
 
 # --- reading a trace back --------------------------------------------------------------------------
 
-_TRACE_KEYS = {
-    "format": str,
-    "work": str,
-    "switches": dict,
-    "versions": list,
-    "machines": list,
-    "invariants": list,
-    "finished_meaning": str,
-    "end_tick": int,
-    "ticks": list,
-}
-_FRAME_KEYS = {
-    "tick": int,
-    "report": str,
-    "epoch": int,
-    "events": list,
-    "moves": list,
-    "lifecycles": dict,
-    "attempts": list,
-    "records": dict,
-    "newsletter": dict,
-    "counts": dict,
-    "invariants": dict,
-}
-
-
-def _need(data: Any, keys: dict, where: str) -> None:
-    if not isinstance(data, dict):
-        raise TraceError(f"{where}: expected an object, got {type(data).__name__}")
-    missing = [k for k in keys if k not in data]
-    if missing:
-        raise TraceError(f"{where}: missing {', '.join(missing)}")
-    for key, kind in keys.items():
-        value = data[key]
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise TraceError(f"{where}.{key}: expected an integer, got {value!r}")
-        if not isinstance(value, kind):
-            raise TraceError(f"{where}.{key}: expected {kind.__name__}, got {type(value).__name__}")
+LANE = re.compile(r"(report|controller|feed|newsletter|attempt #\d{1,6})")
 
 
 def validate(data: Any) -> dict:
-    """Check that ``data`` is a trace of this model; return it, or raise TraceError saying why not."""
-    _need(data, _TRACE_KEYS, "trace")
+    """Check that ``data`` is a trace of this model, down to every value a view reads; return it, or raise
+    TraceError saying what is wrong and where. Nothing else escapes, whatever ``data`` is."""
+    try:
+        schema.check(data, schema.TRACE, "trace")
+    except schema.SchemaError as error:
+        raise TraceError(str(error)) from None
     if data["format"] != FORMAT:
         raise TraceError(f"trace.format: expected {FORMAT!r}, got {data['format']!r}")
-    unknown = [k for k in data["switches"] if k not in ALL_SETTINGS]
-    if unknown:
-        raise TraceError(f"trace.switches: unknown {', '.join(unknown)}; allowed: {', '.join(ALL_SETTINGS)}")
     try:
         Switches.from_mapping(data["switches"])
     except SwitchError as error:
         raise TraceError(f"trace.switches: {error}") from None
-    states = {m.name: set(m.states) for m in lc.MACHINES}
+    _check_machines(data["machines"])
+    if [i["id"] for i in data["invariants"]] != list(INVARIANT_IDS):
+        raise TraceError(f"trace.invariants: expected one report for each of {', '.join(INVARIANT_IDS)}")
     ticks = data["ticks"]
     if not ticks:
         raise TraceError("trace.ticks: a trace has at least one tick")
     for n, frame in enumerate(ticks):
-        where = f"trace.ticks[{n}]"
-        _need(frame, _FRAME_KEYS, where)
-        if frame["tick"] != n:
-            raise TraceError(f"{where}.tick: expected {n}, got {frame['tick']}")
-        if frame["report"] not in {v.name for v in VERSIONS}:
-            raise TraceError(f"{where}.report: expected v1 or v2, got {frame['report']!r}")
-        for machine, instances in frame["lifecycles"].items():
-            if machine not in states:
-                raise TraceError(f"{where}.lifecycles: unknown machine {machine!r}")
-            for instance, state in instances.items():
-                if state not in states[machine]:
-                    raise TraceError(
-                        f"{where}.lifecycles.{machine}[{instance!r}]: {state!r} is not a state of "
-                        f"the {machine} machine ({', '.join(sorted(states[machine]))})"
-                    )
-        for kind in RECORD_KINDS:
-            if not isinstance(frame["records"].get(kind), list):
-                raise TraceError(f"{where}.records.{kind}: expected a list")
-        for inv in INVARIANT_IDS:
-            if frame["invariants"].get(inv) not in tuple(Standing):
-                raise TraceError(f"{where}.invariants.{inv}: expected 'held' or 'broken'")
+        _check_frame(frame, n, data["machines"])
     if data["end_tick"] != len(ticks) - 1:
         raise TraceError(f"trace.end_tick: expected {len(ticks) - 1}, got {data['end_tick']}")
     return data
+
+
+def _check_machines(machines: list[dict]) -> None:
+    if [m["name"] for m in machines] != [m.name for m in lc.MACHINES]:
+        raise TraceError(f"trace.machines: expected {', '.join(m.name for m in lc.MACHINES)}")
+    for m in machines:
+        for t in m["transitions"]:
+            if t["source"] not in m["states"] or t["target"] not in m["states"]:
+                raise TraceError(f"trace.machines.{m['name']}: a transition names an undeclared state")
+
+
+def _check_frame(frame: dict, n: int, machines: list[dict]) -> None:
+    where = f"trace.ticks[{n}]"
+    if frame["tick"] != n:
+        raise TraceError(f"{where}.tick: expected {n}, got {frame['tick']}")
+    if frame["report"] not in {v.name for v in VERSIONS}:
+        raise TraceError(f"{where}.report: expected v1 or v2, got {frame['report']!r}")
+    states = {m["name"]: set(m["states"]) for m in machines}
+    for machine, instances in frame["lifecycles"].items():
+        if machine not in states:
+            raise TraceError(f"{where}.lifecycles: unknown machine {machine!r}")
+        for instance, state in instances.items():
+            if state not in states[machine]:
+                raise TraceError(
+                    f"{where}.lifecycles.{machine}[{instance!r}]: {state!r} is not a state of "
+                    f"the {machine} machine ({', '.join(sorted(states[machine]))})"
+                )
+    for move in frame["moves"]:
+        if move["machine"] not in states:
+            raise TraceError(f"{where}.moves: unknown machine {move['machine']!r}")
+    for event in frame["events"]:
+        if not LANE.fullmatch(event["lane"]):
+            raise TraceError(f"{where}.events: {event['lane'][:60]!r} is not a lane of the timeline")
+    for inv in INVARIANT_IDS:
+        if frame["invariants"].get(inv) not in tuple(Standing):
+            raise TraceError(f"{where}.invariants.{inv}: expected 'held' or 'broken'")
 
 
 def load_trace(text: str) -> dict:
@@ -352,6 +336,10 @@ def load_trace(text: str) -> dict:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise TraceError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
+    except RecursionError:
+        raise TraceError("not a trace: nested deeper than Python's JSON reader goes") from None
+    except ValueError as error:  # e.g. an integer longer than Python converts (4,300 digits)
+        raise TraceError(f"not a trace: {error}") from None
     if isinstance(data, dict) and "trace" in data and "format" not in data:
-        data = data["trace"]
+        data = data["trace"]  # the CLI's {switches, trace, outcome}
     return validate(data)

@@ -1,0 +1,74 @@
+"""Whatever JSON a reader hands over, ``load_trace`` either refuses it with TraceError or returns a trace
+that every renderer draws. Hypothesis mutates valid traces: a value replaced by any JSON, a key dropped."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.render.lifecycles import lifecycle_svg
+from app.render.records import records_html
+from app.render.text import events_table_html
+from app.render.timeline import breaches_of, cells_of, timeline_svg
+from app.views.trace import breach_record, now_html
+from model import Switches, TraceError, dumps, load_trace, run, trace_dict
+
+BASES = [trace_dict(run(s)) for s in (Switches(), Switches(fencing="off", pins="off", post_key="none"))]
+ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def paths(data, prefix=()):
+    """Every place in the JSON tree, as a tuple of keys and indices."""
+    yield prefix
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from paths(v, (*prefix, k))
+    elif isinstance(data, list):
+        for n, v in enumerate(data[:3]):  # the first few items of a list stand for the rest
+            yield from paths(v, (*prefix, n))
+
+
+PLACES = [list(paths(b))[1:] for b in BASES]
+
+
+def draw_everything(trace: dict) -> None:
+    cells_of(trace)
+    breaches_of(trace)
+    for tick, frame in enumerate(trace["ticks"]):
+        timeline_svg(trace, tick)
+        events_table_html(trace, tick)
+        now_html(frame)
+        records_html(frame, breach_record(trace, tick))
+        for machine in trace["machines"]:
+            lifecycle_svg(machine, frame)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_mutated_trace_is_refused_or_drawn(data):
+    which = data.draw(st.integers(0, len(BASES) - 1))
+    trace = json.loads(dumps(BASES[which]))
+    place = data.draw(st.sampled_from(PLACES[which]))
+    parent = trace
+    for key in place[:-1]:
+        parent = parent[key]
+    if data.draw(st.booleans()) and isinstance(parent, dict):
+        del parent[place[-1]]
+    else:
+        parent[place[-1]] = data.draw(ANY_JSON)
+    try:
+        loaded = load_trace(json.dumps(trace))
+    except TraceError:
+        return
+    draw_everything(loaded)
+
+
+def test_the_unmutated_traces_load_and_draw():
+    for base in BASES:
+        draw_everything(load_trace(dumps(base)))

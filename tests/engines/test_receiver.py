@@ -1,0 +1,107 @@
+"""The real feed's receiver answers every request, however malformed, with HTTP and a JSON reason."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+from engines.receiver import BACKLOG, MAX_BODY, Receiver, posts
+
+
+@pytest.fixture
+def receiver(tmp_path):
+    with Receiver(tmp_path / "feed.sqlite", client_timeout=0.5) as r:
+        yield r
+
+
+def post(url: str, body: bytes) -> tuple[int, dict]:
+    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def raw(url: str, data: bytes) -> bytes:
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall(data)
+        received = b""
+        while chunk := s.recv(65536):
+            received += chunk
+        return received
+
+
+GOOD = {"key": "k1", "params": {"digest": "d1"}, "attempt": 2}
+
+
+def test_a_good_post_is_applied_and_a_repeat_gets_the_stored_answer(receiver):
+    assert post(receiver.url, json.dumps(GOOD).encode()) == (200, {"status": "applied", "post": 1})
+    assert post(receiver.url, json.dumps(GOOD).encode()) == (200, {"status": "repeat", "post": 1})
+    other = {**GOOD, "params": {"digest": "d2"}}
+    assert post(receiver.url, json.dumps(other).encode()) == (200, {"status": "rejected", "post": None})
+
+
+@pytest.mark.parametrize(
+    "body,words",
+    [
+        (b"{not json", "not JSON"),
+        (b"[1, 2]", "JSON object"),
+        (b"[" * 50_000, "not JSON"),
+        (json.dumps({"params": {"digest": "d"}, "key": 7}).encode(), "key must be a string"),
+        (json.dumps({"params": "d"}).encode(), "string digest"),
+        (json.dumps({"params": {"digest": "d"}, "attempt": "1"}).encode(), "whole number"),
+        (b"9" * 5000, "not JSON"),
+    ],
+)
+def test_malformed_requests_get_400_with_a_reason(receiver, body, words):
+    status, answer = post(receiver.url, body)
+    assert status == 400 and words in answer["error"]
+    assert posts(receiver.db) == []
+
+
+def test_numbers_and_strings_are_never_one_key(receiver):
+    assert post(receiver.url, json.dumps({"key": "7", "params": {"digest": "d"}}).encode())[0] == 200
+    assert post(receiver.url, json.dumps({"key": 7, "params": {"digest": "d"}}).encode())[0] == 400
+
+
+def test_a_body_over_the_cap_gets_413(receiver):
+    status, answer = post(receiver.url, b" " * (MAX_BODY + 1))
+    assert status == 413 and "larger than" in answer["error"]
+
+
+def test_no_content_length_gets_411_and_get_gets_405(receiver):
+    answer = raw(receiver.url, b"POST /post HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.0 411") and b'"error"' in answer
+    answer = raw(receiver.url, b"GET /post HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.0 405")
+
+
+def test_a_stalled_client_is_dropped(receiver):
+    host, port = receiver.url.split("//")[1].split("/")[0].split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall(b"POST /post HTTP/1.1\r\n")  # and then nothing
+        assert s.recv(100) == b""  # the receiver hung up after its client timeout, not ours
+
+
+def test_a_burst_of_clients_is_held_and_answered(receiver):
+    answers: list[int] = []
+
+    def one(n: int) -> None:
+        answers.append(
+            post(receiver.url, json.dumps({"key": f"k{n}", "params": {"digest": f"d{n}"}}).encode())[0]
+        )
+
+    threads = [threading.Thread(target=one, args=(n,)) for n in range(BACKLOG)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert answers.count(200) == BACKLOG
+    assert len(posts(receiver.db)) == BACKLOG
