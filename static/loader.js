@@ -25,16 +25,19 @@
 
   let ready = false;
   window.addEventListener("message", (event) => {
-    if (event.source !== frame.contentWindow || !event.data) return;
+    // Only the live app, served from this very site, may speak. A page that frames this one can navigate
+    // the inner frame to a page of its own; its messages come from another origin and are ignored.
+    if (event.source !== frame.contentWindow || event.origin !== window.location.origin) return;
+    if (!event.data || typeof event.data !== "object") return;
     const { type } = event.data;
     if (type === "durable-work-explainer:ready" && !ready) {
       ready = true;
       frame.hidden = false;
       prerender.hidden = true;
       status.hidden = true;
-    } else if (type === "durable-work-explainer:height") {
-      frame.style.height = `${event.data.height}px`;
-    } else if (type === "durable-work-explainer:url") {
+    } else if (type === "durable-work-explainer:height" && Number.isFinite(event.data.height)) {
+      frame.style.height = `${Math.max(0, Math.min(event.data.height, 100000))}px`;
+    } else if (type === "durable-work-explainer:url" && typeof event.data.search === "string") {
       // Mirror the live app's state in this page's address, so the link can be shared.
       const inner = new URLSearchParams(event.data.search);
       if (embed) inner.delete("embed");

@@ -17,6 +17,8 @@ from playwright.sync_api import expect
 
 from tests.conftest import ARTIFACTS, ROOT
 
+PAGES = ROOT / "tests" / "browser" / "pages"  # host pages served beside the app, for embedding tests
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -42,22 +44,12 @@ def serve(script: str, log_name: str):
     port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / log_name, "w")
+    command = [sys.executable, "-m", "panel", "serve", script, "--setup", "app/serving.py"]
+    command += ["--port", str(port), "--address", "127.0.0.1", "--static-dirs", f"pages={PAGES}"]
+    for host in ("127.0.0.1", "localhost"):
+        command += ["--allow-websocket-origin", f"{host}:{port}"]
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "panel",
-            "serve",
-            script,
-            "--port",
-            str(port),
-            "--address",
-            "127.0.0.1",
-            "--allow-websocket-origin",
-            f"127.0.0.1:{port}",
-            "--allow-websocket-origin",
-            f"localhost:{port}",
-        ],
+        command,
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,

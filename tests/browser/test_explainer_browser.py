@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import urllib.parse
+import urllib.request
 
 import pytest
 from playwright.sync_api import expect
@@ -181,20 +183,38 @@ def test_each_preset_ends_as_the_model_says_and_is_screenshot(explainer, preset)
 
 
 def test_inside_an_iframe_the_app_tells_its_parent_ready_height_and_url(page, explainer_url):
-    page.set_content(
-        "<script>window.got = []; addEventListener('message', e => got.push(e.data));</script>"
-        f"<iframe src='{explainer_url}?embed=1' style='width:1000px;height:600px'></iframe>"
-    )
+    page.goto(explainer_url.replace("/explainer", "/pages/host.html"))  # a page of the app's own origin
     page.wait_for_function("() => got.some(m => m.type === 'durable-work-explainer:ready')", timeout=60000)
     page.wait_for_function(
         "() => got.some(m => m.type === 'durable-work-explainer:height' && m.height > 300)"
     )
-    frame = page.frames[1]
-    frame.locator("button.forward").click()
+    page.frame_locator("#explainer").locator("button.forward").click()
     page.wait_for_function(
         "() => got.some(m => m.type === 'durable-work-explainer:url' && m.search.includes('tick=1'))",
         timeout=20000,
     )
+
+
+def test_only_its_own_origin_and_named_hosts_may_frame_the_served_app(page, explainer_url):
+    with urllib.request.urlopen(explainer_url, timeout=30) as response:
+        assert response.headers["Content-Security-Policy"] == "frame-ancestors 'self'"
+    # The same host page from another origin (localhost, not 127.0.0.1): the browser refuses the frame.
+    page.goto(explainer_url.replace("/explainer", "/pages/host.html").replace("127.0.0.1", "localhost"))
+    page.wait_for_timeout(3000)
+    assert page.evaluate("() => window.got.length") == 0
+    framed = [f for f in page.frames if f.parent_frame is not None]
+    assert framed and not framed[0].url.startswith("http://127.0.0.1")
+
+
+def test_the_frame_ancestors_setting_takes_origins_only():
+    from app.serving import frame_ancestors
+
+    assert frame_ancestors("https://article.example http://127.0.0.1:8000") == (
+        "frame-ancestors 'self' https://article.example http://127.0.0.1:8000"
+    )
+    for bad in ("*", "https://x.example; script-src *", "javascript:alert(1)"):
+        with pytest.raises(SystemExit, match="takes origins like"):
+            frame_ancestors(bad)
 
 
 def test_the_views_are_a_tablist_for_the_keyboard(explainer):
@@ -213,3 +233,45 @@ def test_the_views_are_a_tablist_for_the_keyboard(explainer):
     expect(page.locator(".glossary")).to_contain_text("owner token")
     explainer.wait_tick(3)  # arrow keys on a tab move between tabs, never the tick
     page.wait_for_url(re.compile(r"tab=glossary"))
+
+
+@pytest.fixture
+def local_only(page, explainer_url):
+    """Every request that leaves the app's own server is aborted and listed."""
+    origin = explainer_url.rsplit("/", 1)[0]
+    outside: list[str] = []
+
+    def route(r):
+        if r.request.url.startswith(origin) or r.request.url.startswith("ws://127.0.0.1"):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    return outside
+
+
+def test_the_served_app_needs_no_network_in_any_view(explainer, local_only, console_errors):
+    explainer.open()
+    for tab in ["Compare", "All 864", "Real engines", "Text view", "Glossary", "Trace"]:
+        explainer.page.get_by_role("tab", name=tab).click()
+        expect(explainer.page.get_by_role("tab", name=tab)).to_have_attribute("aria-selected", "true")
+        explainer.page.wait_for_timeout(800)
+    assert local_only == [] and console_errors == []
+
+
+def test_a_hostile_link_shows_its_values_as_text_and_fetches_nothing(explainer, local_only):
+    beacon = "![x](http://198.51.100.7/beacon.png)"
+    explainer.open(
+        "?" + urllib.parse.urlencode({"fencing": beacon, "preset": "[log in again](https://x.example)"})
+    )
+    notice = explainer.page.locator(".notice")
+    expect(notice).to_contain_text(beacon)
+    expect(notice.locator("a, img")).to_have_count(0)
+    explainer.page.wait_for_timeout(1000)
+    assert local_only == []
+    for odd in ("²", "①", "9" * 5000):
+        explainer.open("?tick=" + urllib.parse.quote(odd))
+        explainer.wait_tick(0)
+        expect(explainer.page.locator(".notice")).to_contain_text("tick must be a whole number")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import http.server
 import json
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import zipfile
 
 import pytest
@@ -208,3 +211,56 @@ def test_the_pwa_option_adds_panels_service_worker(tmp_path):
     assert "serviceWorker.js" in names and any(
         n.endswith(".webmanifest") or n == "site.webmanifest" for n in names
     ), names
+
+
+def _serve_folder(folder) -> tuple[http.server.ThreadingHTTPServer, int]:
+    from tests.site.conftest import QuietHandler
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1]
+
+
+@pytest.mark.browser
+def test_a_page_that_frames_the_site_cannot_take_the_live_slot(site, tmp_path, page):
+    """A hostile page frames index.html and navigates the inner frame to a page of its own, which then
+    says it is ready and where the URL went: the loader must not listen to another origin."""
+    copy, strange = tmp_path / "site", tmp_path / "hostile"
+    (copy / "app").mkdir(parents=True)
+    strange.mkdir()
+    shutil.copy2(site / "index.html", copy / "index.html")
+    shutil.copytree(site / "static", copy / "static")
+    (copy / "app" / "explainer.html").write_text("<!doctype html><body>the live app, still loading</body>")
+    site_server, site_port = _serve_folder(copy)
+    hostile_server, hostile_port = _serve_folder(strange)
+    site_url, hostile = f"http://127.0.0.1:{site_port}", f"http://localhost:{hostile_port}"  # two origins
+    (strange / "inner.html").write_text(
+        "<!doctype html><body><script>"
+        "parent.postMessage({type: 'durable-work-explainer:url', search: '?hijacked=1'}, '*');"
+        "parent.postMessage({type: 'durable-work-explainer:ready'}, '*');"
+        "</script>not the explainer</body>"
+    )
+    (strange / "top.html").write_text(
+        f"<!doctype html><iframe id='victim' src='{site_url}/index.html' style='width:900px;height:700px'>"
+        "</iframe><script>document.getElementById('victim').addEventListener('load', () => {"
+        f"  setTimeout(() => {{ window.frames[0].frames[0].location = '{hostile}/inner.html'; }}, 500);"
+        "}, {once: true});</script>"
+    )
+    try:
+        page.goto(f"{hostile}/top.html")
+        victim = page.frame_locator("#victim")
+        expect(victim.locator("#prerender")).to_be_visible()
+        for _ in range(100):  # until the hostile page has taken the inner frame
+            if any(f.url == f"{hostile}/inner.html" for f in page.frames):
+                break
+            page.wait_for_timeout(100)
+        assert any(f.url == f"{hostile}/inner.html" for f in page.frames), "the inner frame was navigated"
+        page.wait_for_timeout(1500)  # time for it to speak
+        expect(victim.locator("#prerender")).to_be_visible()
+        expect(victim.locator("iframe.live")).to_be_hidden()
+        assert "hijacked" not in page.frames[1].url
+    finally:
+        site_server.shutdown()
+        hostile_server.shutdown()
