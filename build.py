@@ -23,6 +23,7 @@ Everything is built offline from the checkout; ``./dev build`` installs what is 
 from __future__ import annotations
 
 import argparse
+import email.parser
 import json
 import os
 import platform
@@ -31,9 +32,15 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from html import escape
 from pathlib import Path
 
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name, parse_wheel_filename
+from packaging.version import Version
+from panel import __version__ as panel_version
+from panel.io.convert import BOKEH_VERSION
 from panel.io.convert import PYODIDE_VERSION as PANEL_PYODIDE
 
 from app.content import engine_results, heading, markdown_html, text
@@ -168,6 +175,122 @@ def vendor_pyodide(site: Path, model_wheel: Path) -> Path:
     if entry is None or entry["file_name"] != model_wheel.name:
         raise BuildError("pyodide-lock.json does not list the model wheel as expected")
     return target
+
+
+# --- the app's Python packages, all from the site ----------------------------------------------------
+# At view time the worker must ask only Pyodide's pinned CDN (the core, and the packages Pyodide's own
+# distribution builds: numpy, pandas, pillow, …). Every other package the app needs, Panel and Bokeh
+# included, is a pure-Python wheel downloaded here from the package index and packed into the site.
+
+WHEEL_CACHE = TOOLS / "wheels"
+
+
+def pyodide_environment(lock: dict) -> dict[str, str]:
+    """The environment markers of Pyodide's Python, for evaluating Requires-Dist lines."""
+    full = lock["info"]["python"]
+    return {
+        "python_version": ".".join(full.split(".")[:2]),
+        "python_full_version": full,
+        "sys_platform": "emscripten",
+        "platform_system": "Emscripten",
+        "platform_machine": "wasm32",
+        "os_name": "posix",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+        "extra": "",
+    }
+
+
+def wheel_requirements(wheel: Path) -> list[Requirement]:
+    """The Requires-Dist lines of a wheel's METADATA."""
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = email.parser.Parser().parsestr(archive.read(name).decode("utf-8"))
+    return [Requirement(line) for line in metadata.get_all("Requires-Dist") or []]
+
+
+def wheel_name_version(wheel: Path) -> tuple[str, Version]:
+    name, version, _, _ = parse_wheel_filename(wheel.name)
+    return canonicalize_name(name), version
+
+
+def fetch_wheel(requirement: str, python_version: str) -> Path:
+    """A pure-Python wheel for ``requirement`` that installs on ``python_version`` (e.g. "3.14"), from the
+    package index, cached in .tools/wheels."""
+    req = Requirement(requirement)
+    WHEEL_CACHE.mkdir(parents=True, exist_ok=True)
+    for cached in sorted(WHEEL_CACHE.glob("*.whl")):
+        name, version = wheel_name_version(cached)
+        if name == canonicalize_name(req.name) and req.specifier.contains(version, prereleases=True):
+            return cached
+    with tempfile.TemporaryDirectory() as tmp:
+        sh(
+            sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+            "--platform", "any", "--implementation", "py", "--abi", "none",
+            "--python-version", python_version, "--dest", tmp, requirement,
+        )  # fmt: skip
+        (wheel,) = Path(tmp).glob("*.whl")
+        return Path(shutil.copy2(wheel, WHEEL_CACHE / wheel.name))
+
+
+def resolve_packages(start: list[Path], lock: dict, fetch=fetch_wheel) -> tuple[list[Path], list[str]]:
+    """Every wheel the app needs: ``start`` and what they require (fetched), and the names it takes from
+    Pyodide's lock.
+
+    A requirement is met by a wheel already chosen, else by a package of Pyodide's distribution (whose own
+    dependencies Pyodide's loadPackage resolves from the lock), else by a wheel from the index. Extras
+    asked for (``markdown-it-py[linkify]``) bring in their own requirements."""
+    env = pyodide_environment(lock)
+    wheels = {wheel_name_version(w)[0]: w for w in start}
+    from_lock: set[str] = set()
+    queue: list[tuple[Path, frozenset[str]]] = [(w, frozenset()) for w in start]
+    seen: set[tuple[str, frozenset[str]]] = set()
+    while queue:
+        wheel, extras = queue.pop()
+        if (wheel.name, extras) in seen:
+            continue
+        seen.add((wheel.name, extras))
+        for req in wheel_requirements(wheel):
+            if req.marker is not None and not any(
+                req.marker.evaluate({**env, "extra": e}) for e in {"", *extras}
+            ):
+                continue
+            name = canonicalize_name(req.name)
+            if name in lock["packages"] and name not in wheels:
+                if not req.specifier.contains(lock["packages"][name]["version"], prereleases=True):
+                    raise BuildError(f"Pyodide ships {name} {lock['packages'][name]['version']}, not {req}")
+                from_lock.add(name)
+                continue
+            if name not in wheels:
+                wheels[name] = fetch(f"{req.name}{req.specifier}", env["python_version"])
+            if wheel_name_version(wheels[name])[1] not in req.specifier:
+                raise BuildError(f"{wheels[name].name} does not satisfy {req}")
+            queue.append((wheels[name], frozenset(req.extras)))
+    return [wheels[n] for n in sorted(wheels)], sorted(from_lock)
+
+
+PANEL_LOAD = 'await self.pyodide.loadPackage("micropip");'
+PANEL_INSTALL = re.compile(r"await micropip\.install\(\[[^\]]*\]\);")
+
+
+def pack_packages(site: Path, wheels: list[Path], lock_names: list[str]) -> None:
+    """Put every wheel in the converted app's resources archive and make its worker load them, without
+    asking an index: Pyodide's own packages by name from its pinned CDN, ours from the archive."""
+    archive = site / "app" / "explainer.resources.zip"
+    with zipfile.ZipFile(archive, "a") as packed:
+        present = set(packed.namelist())
+        for wheel in wheels:
+            if f"packed_wheels/{wheel.name}" not in present:
+                packed.write(wheel, f"packed_wheels/{wheel.name}")
+    worker = site / "app" / "explainer.js"
+    script = worker.read_text(encoding="utf-8")
+    if script.count(PANEL_LOAD) != 1 or len(PANEL_INSTALL.findall(script)) != 1:
+        raise BuildError("panel convert wrote a worker whose loading lines this build does not recognise")
+    load = f"await self.pyodide.loadPackage({json.dumps(['micropip', *lock_names])});"
+    install = ", ".join(repr(f"emfs:packed_wheels/{w.name}") for w in wheels)
+    script = script.replace(PANEL_LOAD, load)
+    script = PANEL_INSTALL.sub(lambda m: f"await micropip.install([{install}], deps=False);", script)
+    worker.write_text(script, encoding="utf-8")
 
 
 # --- the converted app -----------------------------------------------------------------------------
@@ -385,6 +508,15 @@ def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:
         if not skip_app:
             say("converting the app (panel convert --to pyodide-worker)")
             convert_app(out, [model_wheel, app_wheel], pwa)
+            say("packing every pure-Python package the app needs (from the package index, cached)")
+            lock = json.loads((ensure_npm_pyodide() / "pyodide-lock.json").read_text())
+            python = pyodide_environment(lock)["python_version"]
+            start = [
+                fetch_wheel(f"panel=={panel_version}", python),
+                fetch_wheel(f"bokeh=={BOKEH_VERSION}", python),
+            ]
+            packages, from_lock = resolve_packages([*start, model_wheel, app_wheel], lock)
+            pack_packages(out, packages, from_lock)
     say("writing index.html, embed.html and selfcheck.html")
     write_pages(out)
     say(f"done: {out}")

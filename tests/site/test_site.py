@@ -10,8 +10,10 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import zipfile
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -27,7 +29,6 @@ pytestmark = pytest.mark.pyodide
 ALLOWED_CDN = (
     "https://cdn.jsdelivr.net/pyodide/v314.0.7/",
     "https://cdn.holoviz.org/panel/1.10.0/",
-    "https://cdn.holoviz.org/panel/wheels/bokeh-3.10.",
     "https://cdn.bokeh.org/bokeh/release/bokeh-",
 )
 
@@ -81,7 +82,7 @@ def test_the_converted_app_asks_only_for_pinned_cdns_and_its_own_files(site):
     urls = _urls(page) | _urls(worker)
     assert urls, "the converted app should name its CDN URLs"
     assert {u for u in urls if not u.startswith(ALLOWED_CDN)} == set()
-    assert "v314.0.7" in worker and "panel-1.10.0-py3-none-any.whl" in worker
+    assert "v314.0.7" in worker and "emfs:packed_wheels/panel-1.10.0-py3-none-any.whl" in worker
     # Our own wheels travel packed with the app, not fetched from anywhere.
     assert "emfs:packed_wheels/durable_work_model-" in worker
     assert "emfs:packed_wheels/durable_work_explainer_app-" in worker
@@ -90,6 +91,46 @@ def test_the_converted_app_asks_only_for_pinned_cdns_and_its_own_files(site):
     local = set(re.findall(r"""(?:src|href)=["']([^"':]+)["']""", page))
     for path in local:
         assert (app / path).exists() or path.startswith("#"), path
+
+
+def test_every_url_the_worker_can_request_is_pyodides_pinned_cdn_or_the_site(site):
+    """Resolve the packed wheels' dependency tree against Pyodide's lock file: every requirement is met by
+    a packed wheel or by a package of Pyodide's distribution, which the worker loads from the pinned CDN,
+    so micropip never asks a package index."""
+    import build
+
+    app = site / "app"
+    worker = (app / "explainer.js").read_text()
+    loads = json.loads(re.search(r"loadPackage\((\[[^\]]*\])\)", worker).group(1))
+    (install,) = re.findall(r"micropip\.install\(\[([^\]]*)\], deps=False\)", worker)
+    packed_names = re.findall(r"'emfs:packed_wheels/([^']+)'", install)
+    archive = zipfile.ZipFile(app / "explainer.resources.zip")
+    assert {f"packed_wheels/{n}" for n in packed_names} == {
+        n for n in archive.namelist() if n.endswith(".whl")
+    }
+    lock = json.loads((site / "pyodide" / "pyodide-lock.json").read_text())
+    with tempfile.TemporaryDirectory() as tmp:
+        wheels = [Path(tmp) / n for n in packed_names]
+        for wheel in wheels:
+            wheel.write_bytes(archive.read(f"packed_wheels/{wheel.name}"))
+
+        def nothing_to_fetch(requirement, python):
+            raise AssertionError(f"{requirement} is met by neither a packed wheel nor Pyodide's lock")
+
+        resolved, from_lock = build.resolve_packages(wheels, lock, fetch=nothing_to_fetch)
+    assert sorted(w.name for w in resolved) == sorted(packed_names)
+    assert set(from_lock) <= set(loads)
+    # What loadPackage fetches: each named package and its dependencies in the lock, from the pinned CDN.
+    needed, todo = set(), ["micropip", *loads]
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo.extend(lock["packages"][name]["depends"])
+    cdn = re.search(r'import \{ loadPyodide \} from "([^"]+)pyodide\.mjs"', worker).group(1)
+    urls = {cdn + lock["packages"][n]["file_name"] for n in needed} | _urls(worker)
+    assert {u for u in urls if not u.startswith("https://cdn.jsdelivr.net/pyodide/v314.0.7/full/")} == set()
+    assert "pypi" not in worker and "pythonhosted" not in worker and "cdn.holoviz.org" not in worker
 
 
 def test_the_app_wheel_carries_the_words(site):
