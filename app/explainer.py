@@ -153,6 +153,10 @@ def create_app(search: str | None = None) -> pn.viewable.Viewable:
     app.apply_url(search or "")
     page = app.layout()
     page.explainer = app  # for tests and the benchmark
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        from app.serving import release_memory  # only a served page has a session to end
+
+        pn.state.on_session_destroyed(release_memory)
     return page
 
 

@@ -5,10 +5,19 @@ Every response carries ``Content-Security-Policy: frame-ancestors 'self' …``, 
 pages and the hosts named in the environment variable ``EXPLAINER_FRAME_ANCESTORS`` (space-separated
 origins, e.g. the article's ``https://example.org``) may put the explainer in a frame. A page elsewhere
 that frames it gets nothing.
+
+When a reader's session ends, the server collects its garbage and hands freed memory back to the system
+(``release_memory``), so a class of thirty leaves the server about as small as it found it. That works
+fully when the server runs with ``PYTHONMALLOC=malloc`` (as ``./dev serve`` does): CPython's own small-object
+allocator keeps partly used arenas, and measured here a class left it 37 % above idle; with the system
+allocator and ``malloc_trim`` the server returns to within 7 % (benchmarks/class_bench.py).
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gc
 import os
 import re
 
@@ -37,3 +46,14 @@ def _with_policy(self: RequestHandler) -> None:
 
 
 RequestHandler.set_default_headers = _with_policy
+
+
+def release_memory(session_context) -> None:
+    """Collect garbage and return freed heap pages to the system (glibc only; elsewhere, just collect).
+    Without the second step CPython's allocator keeps the pages of thirty finished sessions."""
+    gc.collect()
+    libc = ctypes.util.find_library("c")
+    if libc:
+        trim = getattr(ctypes.CDLL(libc), "malloc_trim", None)
+        if trim is not None:
+            trim(0)

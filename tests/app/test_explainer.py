@@ -209,3 +209,12 @@ def test_breach_marks_use_the_badges_titles():
 
     marks = breaches_of(trace_dict(run(Switches(post_key="none"))))
     assert marks["label"] == [f"✖ {titles('invariants')['duplicate-effect']}"]
+
+
+def test_odd_values_arriving_by_the_back_button_fall_back_with_a_notice(app):
+    app._on_key("url", {"search": "?tick=%C2%B2&fencing=%21%5Bx%5D%28http%3A%2F%2Fh%2Fb.png%29&embed=2"})
+    assert app.state.tick == 0 and app.state.switches() == Switches() and not app.state.embed
+    assert len(app.state.notices) == 3
+    assert "<img" not in app.header.html.html and "![x](http://h/b.png)" in app.header.html.html
+    app._on_key("url", {"search": "?tick=" + "9" * 5000})
+    assert app.state.tick == 0 and "whole number" in app.state.notices[0]
