@@ -296,7 +296,13 @@ def pack_packages(site: Path, wheels: list[Path], lock_names: list[str]) -> None
 # --- the converted app -----------------------------------------------------------------------------
 
 ENTRY = '''"""The explainer, as Panel's converter runs it in the browser."""
+import sys
+
 from app.explainer import create_app
+
+# Panel parses an all-digit query value into an int when it builds pn.state.location; a browser bounds
+# the URL, so lifting Python's 4,300-digit limit cannot cost much (see app/serving.py).
+sys.set_int_max_str_digits(0)
 
 create_app().servable(title="{title}")
 '''

@@ -7,7 +7,6 @@ The page is composed of views (``app/views``), each drawing one part from the re
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import panel as pn
@@ -142,11 +141,6 @@ class ExplainerApp:
 
 def create_app(search: str | None = None) -> pn.viewable.Viewable:
     """A fresh page for one reader; ``search`` is the URL query (read from the browser when served)."""
-    # Panel turns every all-digit query value into an int while it builds pn.state.location, before any of
-    # our code sees the query; past Python's 4,300-digit limit that raised inside page creation and the
-    # page stayed blank. The request line is bounded (Tornado: 64 KB; a browser's URL), so lifting the
-    # limit costs milliseconds at most. Our own parsing never converts such a value (app.state).
-    sys.set_int_max_str_digits(0)
     app = ExplainerApp()
     if search is None and pn.state.location is not None:
         search = pn.state.location.search

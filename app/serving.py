@@ -20,6 +20,7 @@ import ctypes.util
 import gc
 import os
 import re
+import sys
 
 from tornado.web import RequestHandler
 
@@ -37,6 +38,12 @@ def frame_ancestors(setting: str | None) -> str:
 
 
 POLICY = frame_ancestors(os.environ.get("EXPLAINER_FRAME_ANCESTORS"))
+
+# Panel turns every all-digit query value into an int while it builds pn.state.location, before any of our
+# code sees the query; past Python's 4,300-digit limit that raised inside page creation and the page stayed
+# blank. Tornado bounds the request line (64 KB), so lifting the limit in the server costs milliseconds at
+# most. The app's own parsing never converts such a value (app.state), and load_trace bounds its own.
+sys.set_int_max_str_digits(0)
 _set_default_headers = RequestHandler.set_default_headers
 
 

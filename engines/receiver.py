@@ -68,6 +68,12 @@ class BadRequest(ValueError):
         self.status, self.reason = status, reason
 
 
+def _whole_number(digits: str) -> int:
+    if len(digits.lstrip("-")) > 100:  # an attempt number, not a 5,000-digit integer
+        raise ValueError("an integer too long to be an attempt number")
+    return int(digits)
+
+
 def parse_post(headers, rfile) -> tuple[str | None, dict, int]:
     """``(key, params, attempt)`` from a request, or BadRequest saying what is wrong.
 
@@ -79,7 +85,7 @@ def parse_post(headers, rfile) -> tuple[str | None, dict, int]:
     if int(length) > MAX_BODY:
         raise BadRequest(413, f"the body is larger than {MAX_BODY} bytes")
     try:
-        body = json.loads(rfile.read(int(length)))
+        body = json.loads(rfile.read(int(length)), parse_int=_whole_number)
     except (ValueError, RecursionError):
         raise BadRequest(400, "the body is not JSON") from None
     if not isinstance(body, dict):

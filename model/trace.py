@@ -330,10 +330,17 @@ def _check_frame(frame: dict, n: int, machines: list[dict]) -> None:
             raise TraceError(f"{where}.invariants.{inv}: expected 'held' or 'broken'")
 
 
+def _whole_number(digits: str) -> int:
+    """An integer of a JSON text, refused past 4,300 digits whatever the interpreter allows."""
+    if len(digits.lstrip("-")) > 4300:
+        raise ValueError(f"an integer of {len(digits)} digits")
+    return int(digits)
+
+
 def load_trace(text: str) -> dict:
     """Parse and validate a JSON trace (the trace object, or the CLI's {switches, trace, outcome})."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_whole_number)
     except json.JSONDecodeError as error:
         raise TraceError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except RecursionError:
