@@ -397,12 +397,13 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
         'aria-hidden="true"></span>'
         f' {parts["loading"]} <a href="{live}">Open the live explainer on its own</a>.</div>'
     )
+    text_table = "" if compact else f"<h2>{parts['h_text']}</h2>{parts['text']}"
     prerender = f"""
 <section id="prerender" aria-label="The main trace, pre-rendered">
   <div class="preset">{parts["preset"]}</div>
   <h2>{parts["h_timeline"]} <span class="tick-note">(complete, t0 to t{parts["end"]})</span></h2>
   <p class="caption">{parts["timeline_caption"]}</p>
-  <div class="scroll">{parts["timeline"]}</div>
+  <div class="scroll" tabindex="0" role="region" aria-label="Timeline">{parts["timeline"]}</div>
   <div class="columns">
     <div class="col">
       <h2>{parts["h_invariants"]}</h2>{parts["badges"]}
@@ -414,7 +415,7 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
       <div class="machines">{parts["lifecycles"]}</div>
     </div>
   </div>
-  {"" if compact else f'<h2>{parts["h_text"]}</h2><div class="scroll">{parts["text"]}</div>'}
+  {text_table}
 </section>"""
     header = (
         ""

@@ -73,7 +73,8 @@ def one_change_html(rows) -> str:
         for r in rows
     )
     return (
-        '<div class="scroll"><table class="one-change"><caption>One change at a time, over the 12 event '
+        '<div class="scroll" tabindex="0" role="region" aria-label="One change at a time">'
+        '<table class="one-change"><caption>One change at a time, over the 12 event '
         "combinations: "
         "runs that finish, runs breaking each invariant, and model calls (fewest / mean / most)</caption>"
         f'<thead><tr><th scope="col">change</th><th scope="col">finished</th>{heads}<th '

@@ -118,7 +118,7 @@ def tabs_html(tabs: list[tuple[str, str]], active: str) -> str:
     items = "".join(
         f'<button type="button" role="tab" id="tab-{tab}" class="tab tab-{tab}" '
         f'aria-selected="{str(tab == active).lower()}" '
-        f'aria-controls="tab-panel" tabindex="{0 if tab == active else -1}" data-action="tab" '
+        f'tabindex="{0 if tab == active else -1}" data-action="tab" '
         f'data-value="{tab}" '
         f'data-key="tab-{tab}">{escape(title)}</button>'
         for tab, title in tabs

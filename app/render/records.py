@@ -97,7 +97,10 @@ def records_html(frame: dict, highlight: tuple | None = None) -> str:
     ]
     attempts = frame["attempts"]
     if attempts:
-        parts.append('<div class="scroll"><table class="records"><caption>Attempts now</caption><thead><tr>')
+        parts.append(
+            '<div class="scroll" tabindex="0" role="region" aria-label="Attempts now">'
+            '<table class="records"><caption>Attempts now</caption><thead><tr>'
+        )
         heads = ["attempt", "token", "pin", "state", "alive", "calls", "restored", "missed heartbeats"]
         parts.append("".join(f'<th scope="col">{h}</th>' for h in heads) + "</tr></thead><tbody>")
         for a in attempts:
@@ -122,7 +125,8 @@ def records_html(frame: dict, highlight: tuple | None = None) -> str:
     for store, columns in COLUMNS.items():
         rows = frame["records"][store]
         parts.append(
-            f'<div class="scroll"><table class="records"><caption>{STORE_TITLES[store]} '
+            f'<div class="scroll" tabindex="0" role="region" aria-label="{STORE_TITLES[store]}">'
+            f'<table class="records"><caption>{STORE_TITLES[store]} '
             f"({len(rows)})</caption>"
         )
         if not rows:

@@ -50,6 +50,9 @@ class Shortcuts(JSComponent):
         tell({ kind: "ready" });
         height();
       }
+      // The page's content is one main landmark (Panel draws the layout; this names it).
+      const page = document.querySelector(".explainer");
+      if (page && !page.getAttribute("role")) page.setAttribute("role", "main");
       const el = document.createElement("span");
       el.className = "shortcuts-ready";
       el.hidden = true;

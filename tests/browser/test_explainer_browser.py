@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from app.state import PRESETS
 from model import Switches, run
 from model.switches import ALL_SETTINGS, allowed_values
-from tests.conftest import ARTIFACTS
+from tests.conftest import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -275,3 +275,22 @@ def test_a_hostile_link_shows_its_values_as_text_and_fetches_nothing(explainer, 
         explainer.open("?tick=" + urllib.parse.quote(odd))
         explainer.wait_tick(0)
         expect(explainer.page.locator(".notice")).to_contain_text("tick must be a whole number")
+
+
+AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize("tab", ["trace", "compare", "sweep", "text", "glossary"])
+def test_axe_finds_nothing_serious_in_any_view(explainer, tab):
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing; ./dev test installs npm's axe-core")
+    explainer.open(f"?tab={tab}&fencing=off&tick=8")
+    explainer.page.wait_for_timeout(1000)
+    explainer.page.evaluate(AXE.read_text())
+    found = explainer.page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))"
+    )
+    serious = [v for v in found if v["impact"] in ("serious", "critical")]
+    assert serious == [], serious
+    assert not any(v["id"] == "landmark-one-main" for v in found)
