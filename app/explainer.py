@@ -81,16 +81,16 @@ class ExplainerApp:
         )
 
     def _embed_layout(self) -> pn.viewable.Viewable:
-        self.header.compact = True
+        # The chapter's title and words, the player with its line of badges, the timeline, the outcome so far,
+        # and the switches folded away: about 900 px at 700 px wide.
+        self.header.compact = self.outcome.compact = self.player.badges_always = True
         controls = pn.Card(self.switches, title="Switches", collapsed=True, sizing_mode="stretch_width")
         return pn.Column(
             self.shortcuts,
             self.header,
             self.player,
             TraceView(state=self.state, compact=True),
-            pn.FlexBox(
-                pn.Column(self.badges, width=340), pn.Column(self.outcome, sizing_mode="stretch_width")
-            ),
+            self.outcome,
             controls,
             sizing_mode="stretch_width",
             css_classes=["explainer", "embed"],

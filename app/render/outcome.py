@@ -50,6 +50,18 @@ def badges_html(trace: dict, tick: int, outcome: dict, interactive: bool = False
     return f'<ul class="badges">{"".join(parts)}</ul>'
 
 
+def badge_strip_html(trace: dict, tick: int, outcome: dict, always: bool = False) -> str:
+    """The badges in one short line, for a narrow screen where the full badges are far from the player
+    (``always``: on every screen, for a layout with no badges column)."""
+    items = "".join(
+        f'<li class="{item["state"]}"><span aria-hidden="true">{STATE_MARK.get(item["state"], "…")}</span> '
+        f"{escape(item['title'])}: {escape(item['words'])}</li>"
+        for item in badge_items(trace, tick, outcome)
+    )
+    css = "badge-strip always" if always else "badge-strip"
+    return f'<ul class="{css}" aria-label="Invariants at t{tick}">{items}</ul>'
+
+
 def _at(tick: int | None) -> str:
     return "never" if tick is None else f"t{tick}"
 
@@ -104,16 +116,23 @@ def so_far_html(trace: dict, tick: int) -> str:
     )
 
 
-def outcome_html(outcome: dict, trace: dict, tick: int, reveal: bool = True) -> str:
-    """What the run has cost so far and, when ``reveal``, how it ends."""
+def outcome_html(outcome: dict, trace: dict, tick: int, reveal: bool = True, offer: bool = False) -> str:
+    """What the run has cost so far and, when ``reveal``, how it ends. ``offer`` puts a Reveal button in
+    place of the ending, so a class can predict before it steps (the live app does; static pages reveal)."""
     body = "".join(
         f'<tr><th scope="row">{escape(k)}</th><td>{escape(v)}</td></tr>'
         for k, v in outcome_rows(outcome, trace)
     )
-    end = (
-        f'<table class="outcome"><caption>At the end '
-        f"(t{trace['end_tick']})</caption><tbody>{body}</tbody></table>"
-        if reveal
-        else ""
-    )
+    if reveal:
+        end = (
+            f'<table class="outcome"><caption>At the end (t{trace["end_tick"]})</caption>'
+            f"<tbody>{body}</tbody></table>"
+        )
+    elif offer:
+        end = (
+            '<p class="reveal"><button type="button" data-action="reveal" data-value="end" data-key="reveal">'
+            f"Reveal how the run ends (t{trace['end_tick']})</button> or step to the last tick.</p>"
+        )
+    else:
+        end = ""
     return so_far_html(trace, tick) + end

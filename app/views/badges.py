@@ -68,22 +68,33 @@ class Badges(pn.viewable.Viewer):
 
 
 class OutcomeView(pn.viewable.Viewer):
+    """What the run has cost so far; how it ends only at the last tick or when the reader asks, so a class
+    can predict before it steps."""
+
     state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    revealed = param.Boolean(default=False, doc="Whether the reader asked to see the ending before the end.")
+    compact = param.Boolean(default=False, doc="No heading or caption (the embed's layout).")
 
     def __init__(self, **params):
         super().__init__(**params)
+        self.pane = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["outcome-view"])
+        self.state.param.watch(self._forget, ["trace"])
+        self.state.param.watch(self._redraw, ["outcome", "trace", "tick"])
+        self.param.watch(self._redraw, ["revealed", "compact"])
+        self._redraw()
+
+    def _forget(self, *events) -> None:
+        self.revealed = False
+
+    def _redraw(self, *events) -> None:
         s = self.state
-        lead = caption_html("outcome", "outcome")
-        self.pane = pn.pane.HTML(
-            pn.bind(
-                lambda outcome, trace, tick: lead + outcome_html(outcome, trace, tick),
-                s.param.outcome,
-                s.param.trace,
-                s.param.tick,
-            ),
-            sizing_mode="stretch_width",
-            css_classes=["outcome-view"],
-        )
+        ending = self.revealed or s.tick >= s.end_tick
+        lead = "" if self.compact else caption_html("outcome", "outcome")
+        self.pane.html = lead + outcome_html(s.outcome, s.trace, s.tick, reveal=ending, offer=True)
+
+    def _act(self, action: str, value: str) -> None:
+        if action == "reveal":
+            self.revealed = True
 
     def __panel__(self):
         return self.pane

@@ -10,6 +10,7 @@ import param
 
 from app.content import heading, markdown_html, text
 from app.render.controls import player_html, presets_html, switches_html
+from app.render.outcome import badge_strip_html
 from app.state import PRESETS, SPEEDS
 from app.views.action_html import ActionHTML
 from model.switches import ALL_SETTINGS, allowed_values
@@ -65,7 +66,10 @@ class Header(pn.viewable.Viewer):
             intro = markdown_html(text("captions", "intro"))
             title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{intro}</div>'
         note = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if name else ""
-        self.html.html = title + notice_html(self.state.notices) + presets_html(list(PRESETS), name) + note
+        chapters = (
+            "" if self.compact else presets_html(list(PRESETS), name)
+        )  # the embed shows its own chapter
+        self.html.html = title + notice_html(self.state.notices) + chapters + note
 
     def _act(self, action: str, value: str) -> None:
         if action == "preset" and value in PRESETS:
@@ -80,10 +84,12 @@ class Player(pn.viewable.Viewer):
     callback that steps one tick (no threads: Pyodide has none), stopped whenever playing stops."""
 
     state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    badges_always = param.Boolean(default=False, doc="Show the line of badges on every screen (the embed).")
 
     def __init__(self, **params):
         super().__init__(**params)
         self.html = ActionHTML(self.act, sizing_mode="stretch_width")
+        self.param.watch(self._redraw, ["badges_always"])
         self._callback = None
         self.state.param.watch(self._redraw, ["tick", "trace", "playing", "speed"])
         self.state.param.watch(self._schedule, ["playing", "speed"])
@@ -91,7 +97,10 @@ class Player(pn.viewable.Viewer):
 
     def _redraw(self, *events) -> None:
         s = self.state
-        self.html.html = player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS))
+        # On a phone the badges sit far below; a strip of them right under the player shows what each step
+        # does to them (the CSS shows it only on narrow screens).
+        strip = badge_strip_html(s.trace, s.tick, s.outcome, always=self.badges_always)
+        self.html.html = player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS)) + strip
 
     def act(self, action: str, value: str = "") -> None:
         """Do what a button, a key or the scrubber asked for."""

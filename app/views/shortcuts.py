@@ -36,12 +36,26 @@ class Shortcuts(JSComponent):
         window.removeEventListener("popstate", onPop);
         document.removeEventListener("visibilitychange", onVisibility);
       });
-      // Inside the static site's page (an iframe), say when ready, how tall, and where the URL went.
+      // A phone shows the page at its own width (Panel's page has no viewport meta of its own).
+      if (!document.querySelector('meta[name="viewport"]')) {
+        const meta = document.createElement("meta");
+        meta.name = "viewport";
+        meta.content = "width=device-width, initial-scale=1";
+        document.head.appendChild(meta);
+      }
+      // The page's content is one main landmark (Panel draws the layout; this names it).
+      const page = document.querySelector(".explainer");
+      if (page && !page.getAttribute("role")) page.setAttribute("role", "main");
+      // Inside a host page (an iframe), say when ready, how tall the content is, and where the URL went.
+      // The content root is observed, not the body: the body is at least as tall as the frame, so a frame
+      // sized to it could grow but never shrink when a reader closes "Switches".
       if (window.parent !== window) {
         const tell = (data) =>
           window.parent.postMessage({ type: `durable-work-explainer:${data.kind}`, ...data }, "*");
-        const height = () => tell({ kind: "height", height: document.documentElement.scrollHeight });
-        new ResizeObserver(height).observe(document.body);
+        const root = page || document.body;
+        const height = () =>
+          tell({ kind: "height", height: Math.ceil(root.getBoundingClientRect().height) + 16 });
+        new ResizeObserver(height).observe(root);
         const push = window.history.pushState.bind(window.history);
         window.history.pushState = (state, title, url) => {
           push(state, title, url);
@@ -50,9 +64,6 @@ class Shortcuts(JSComponent):
         tell({ kind: "ready" });
         height();
       }
-      // The page's content is one main landmark (Panel draws the layout; this names it).
-      const page = document.querySelector(".explainer");
-      if (page && !page.getAttribute("role")) page.setAttribute("role", "main");
       const el = document.createElement("span");
       el.className = "shortcuts-ready";
       el.hidden = true;

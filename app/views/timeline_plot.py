@@ -18,7 +18,8 @@ from app.render.timeline import CELL_COLUMNS, breaches_of, cells_of, lanes_of, u
 class TimelinePlot:
     """Holds one Bokeh figure and redraws it in place for a new trace or a new tick."""
 
-    def __init__(self) -> None:
+    def __init__(self, row_height: int = 58) -> None:
+        self.row_height = row_height  # pixels per lane; the embed uses fewer
         self.cells = ColumnDataSource({k: [] for k in CELL_COLUMNS})
         self.breaches = ColumnDataSource({k: [] for k in ("tick", "lane", "label", "detail")})
         self._all_cells: dict[str, list] = {}
@@ -74,7 +75,7 @@ class TimelinePlot:
     def set_trace(self, trace: dict) -> None:
         lanes = lanes_of(trace)
         self.figure.y_range.factors = list(reversed(lanes))
-        self.figure.height = 60 + 58 * len(lanes)
+        self.figure.height = 60 + self.row_height * len(lanes)
         end = trace["end_tick"]
         self.figure.x_range.start, self.figure.x_range.end = -0.6, end + 1.6
         self.figure.xaxis.ticker = list(range(end + 1))

@@ -67,7 +67,7 @@ class TraceView(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             css_classes=["now"],
         )
-        self.plot = TimelinePlot()
+        self.plot = TimelinePlot(row_height=40 if self.compact else 58)
         s.param.watch(self._redraw_plot, ["trace", "tick"])
         self._redraw_plot()
         timeline = [

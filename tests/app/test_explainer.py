@@ -57,9 +57,20 @@ def test_activating_a_badge_explains_it_and_jumps_to_the_breach(app):
     assert app.state.tick == breach["tick"]
 
 
+def test_the_outcome_keeps_the_ending_back_until_the_end_or_asked(app):
+    app.apply_url("?tick=3")
+    assert "At the end" not in app.outcome.pane.html and 'data-action="reveal"' in app.outcome.pane.html
+    app.outcome._act("reveal", "end")
+    assert "At the end (t14)" in app.outcome.pane.html
+    app.state.fencing = "off"  # another run: its ending is held back again
+    assert "At the end" not in app.outcome.pane.html
+    app.state.go(app.state.end_tick)
+    assert "At the end" in app.outcome.pane.html
+
+
 def test_outcome_view_shows_the_models_figures(app):
     app.apply_url("?tick=14")
-    html = app.outcome.pane.object
+    html = app.outcome.pane.html
     outcome = run(Switches()).outcome()
     assert f"{outcome.model_calls} against a minimum of 4" in html
     assert "quoting 4.7 million, as the report said" in html

@@ -101,6 +101,11 @@ class Explainer:
     def switch(self, setting: str, value: str) -> None:
         self.page.locator(f".switch-{setting}").get_by_role("button", name=value, exact=True).click()
 
+    def reveal(self) -> None:
+        """Ask for the ending before the last tick (the outcome keeps it back so a class can predict)."""
+        self.page.locator("button[data-action=reveal]").click()
+        expect(self.page.locator("table.outcome")).to_be_visible()
+
     def outcome(self) -> str:
         return self.page.locator(".outcome-view").inner_text()
 

@@ -34,12 +34,14 @@ def test_each_toggle_changes_the_outcome_as_the_model_says(explainer, setting):
     for value in allowed_values(setting)[1:]:
         explainer.switch(setting, value)
         expected = run(Switches(**{setting: value})).outcome().to_dict()
+        explainer.reveal()
         outcome = explainer.page.locator(".outcome-view")
         expect(outcome).to_contain_text(f"{expected['model_calls']} against a minimum of 4")
         expect(outcome.get_by_role("row", name=re.compile("invariants broken"))).to_contain_text(
             broken_line(expected)
         )
         explainer.switch(setting, allowed_values(setting)[0])
+        explainer.reveal()
         expect(outcome.get_by_role("row", name=re.compile("invariants broken"))).to_contain_text("none")
 
 
@@ -99,10 +101,12 @@ def test_url_round_trip_and_back_button(explainer):
     page.reload()
     page.locator(".tick-now").wait_for()
     explainer.wait_tick(1)
+    explainer.reveal()
     expect(page.locator(".outcome-view")).to_contain_text("stale-write")
     page.go_back()  # to the URL before the step: fencing off at t0
     explainer.wait_tick(0)
     page.go_back()  # to the main trace
+    explainer.reveal()
     expect(
         page.locator(".outcome-view").get_by_role("row", name=re.compile("invariants broken"))
     ).to_contain_text("none")
@@ -144,6 +148,8 @@ def test_keyboard_only_control(explainer):
             break
     assert focused == "BUTTON:Version checks off"
     page.keyboard.press("Enter")
+    expect(page.locator("button.preset-pins-off")).to_have_attribute("aria-pressed", "true")
+    explainer.reveal()
     expect(page.locator(".outcome-view")).to_contain_text("superseded-accepted", timeout=15000)
 
 
@@ -294,3 +300,44 @@ def test_axe_finds_nothing_serious_in_any_view(explainer, tab):
     serious = [v for v in found if v["impact"] in ("serious", "critical")]
     assert serious == [], serious
     assert not any(v["id"] == "landmark-one-main" for v in found)
+
+
+def test_a_phone_gets_one_column_with_the_badges_by_the_player(browser, explainer_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(explainer_url + "?fencing=off&change=never&tick=7")
+        page.locator(".tick-now").wait_for(timeout=60000)
+        strip = page.locator(".badge-strip")
+        expect(strip).to_be_visible()
+        expect(strip).not_to_contain_text("No stale write: broken")
+        page.locator("button.forward").tap()
+        expect(strip).to_contain_text("No stale write: broken at t8")  # seen right under the button pressed
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "phone-390.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_the_embed_fits_its_host_and_resizes_it(page, explainer_url):
+    host = explainer_url.replace("/explainer", "/pages/host.html")
+    page.set_viewport_size({"width": 760, "height": 1000})
+    page.goto(host + "?width=700&src=" + urllib.parse.quote("/explainer?embed=1&preset=superseded"))
+    frame = page.frame_locator("#explainer")
+    expect(frame.locator(".preset-text")).to_contain_text("Accepted, then superseded")
+    expect(frame.locator("h1")).to_have_count(1)
+    page.wait_for_function("() => got.some(m => m.type === 'durable-work-explainer:height')", timeout=60000)
+    page.wait_for_timeout(1500)
+    closed = page.evaluate("() => got.filter(m => m.type === 'durable-work-explainer:height').at(-1).height")
+    assert 500 < closed <= 950, closed  # about 900 px at 700 px wide, switches folded away
+    frame.get_by_text("Switches", exact=True).click()
+    page.wait_for_function(
+        f"() => got.filter(m => m.type === 'durable-work-explainer:height').at(-1).height > {closed + 300}"
+    )
+    frame.get_by_text("Switches", exact=True).click()  # and folded again, the host's frame shrinks back
+    page.wait_for_function(
+        f"() => got.filter(m => m.type === 'durable-work-explainer:height').at(-1).height <= {closed + 5}"
+    )
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "embed-in-host.png"), full_page=True)
