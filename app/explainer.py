@@ -50,6 +50,8 @@ class ExplainerApp:
         self._applying_url = False
 
     def layout(self) -> pn.viewable.Viewable:
+        if self.state.view:
+            return self._figure_layout()
         if self.state.embed:
             return self._embed_layout()
         main = pn.Column(
@@ -95,6 +97,19 @@ class ExplainerApp:
             sizing_mode="stretch_width",
             css_classes=["explainer", "embed"],
         )
+
+    def _figure_layout(self) -> pn.viewable.Viewable:
+        """One picture with the player, for an article that places its figures in its text."""
+        self.player.badges_always = self.state.view != "badges"
+        figure = {
+            "timeline": lambda: TraceView(state=self.state, compact=True),
+            "lifecycles": lambda: TraceView(state=self.state, lifecycles_only=True),
+            "badges": lambda: self.badges,
+        }[self.state.view]()
+        return pn.Column(
+            self.shortcuts, self.player, figure, sizing_mode="stretch_width",
+            css_classes=["explainer", "embed", f"figure-{self.state.view}"],
+        )  # fmt: skip
 
     # --- tabs, keys and the URL --------------------------------------------------------------------
 

@@ -24,6 +24,8 @@ PRESETS: dict[str, dict[str, str]] = {
     "main": {},
     "superseded": {"change": "after-acceptance"},
     "pins-off": {"pins": "off"},
+    "stale-owner": {"fencing": "off", "change": "never"},
+    "no-key": {"post_key": "none"},
     "all-off": {
         "fencing": "off",
         "checkpoints": "end-only",
@@ -32,7 +34,9 @@ PRESETS: dict[str, dict[str, str]] = {
         "post_key": "none",
     },
 }
-URL_FLAGS = ("tick", "embed", "tab", "preset")
+URL_FLAGS = ("tick", "embed", "view", "tab", "preset")
+#: The pictures an article can place in its text on their own (``?embed=1&view=timeline``), with the player.
+FIGURES = ("timeline", "lifecycles", "badges")
 MAX_TICK_DIGITS = 6  # longer is not a tick of any run; never handed to int()
 MAX_FIELDS = 100  # a query with more is no link of ours
 QUOTE = 60  # characters of a reader's value quoted back in a notice
@@ -60,6 +64,9 @@ class Explainer(_Settings):
     speed = param.Selector(objects=list(SPEEDS), default="1×", doc="How fast the player advances.")
     tab = param.Selector(objects=list(TAB_IDS), default=TAB_IDS[0], doc="Which view is open.")
     embed = param.Boolean(default=False, doc="The compact layout for an iframe in the article.")
+    view = param.Selector(
+        objects=["", *FIGURES], default="", doc="One picture alone with the player (a figure in the article)."
+    )
 
     trace = param.Dict(precedence=-1, doc="The model's trace for the current switches (trace_dict).")
     outcome = param.Dict(precedence=-1, doc="The model's outcome for the current switches (Outcome.to_dict).")
@@ -141,6 +148,8 @@ class Explainer(_Settings):
             query["tab"] = self.tab
         if self.embed:
             query["embed"] = "1"
+        if self.view:
+            query["view"] = self.view
         return ("?" + urlencode(query)) if query else ""
 
     def apply_query(self, search: str) -> list[str]:
@@ -157,7 +166,7 @@ class Explainer(_Settings):
             reading.take(key, value)
         with param.parameterized.batch_call_watchers(self):
             self.playing = False
-            self.param.update(**reading.values, tab=reading.tab, embed=reading.embed)
+            self.param.update(**reading.values, tab=reading.tab, embed=reading.embed, view=reading.view)
         if reading.tick > self.end_tick:
             reading.notices.append(
                 f"this run ends at t{self.end_tick}; showing t{self.end_tick} instead of t{reading.tick}."
@@ -172,7 +181,7 @@ class _Query:
 
     def __init__(self) -> None:
         self.values = dict(DEFAULTS)
-        self.tick, self.tab, self.embed = 0, TAB_IDS[0], False
+        self.tick, self.tab, self.embed, self.view = 0, TAB_IDS[0], False, ""
         self.notices: list[str] = []
         self._seen: set[str] = set()
 
@@ -198,6 +207,11 @@ class _Query:
                 self.tab = value
             else:
                 self.notices.append(f"{quoted(value)} is not a view (allowed: {', '.join(TAB_IDS)}).")
+        elif key == "view":
+            if value in FIGURES:
+                self.view = value
+            else:
+                self.notices.append(f"{quoted(value)} is not a figure (allowed: {', '.join(FIGURES)}).")
         elif key == "embed":
             if value in ("0", "1"):
                 self.embed = value == "1"

@@ -52,58 +52,51 @@ def caption(name: str, title: str | None = None) -> pn.pane.HTML:
 
 
 class TraceView(pn.viewable.Viewer):
-    """The worked example at the current tick."""
+    """The worked example at the current tick: what happens in words, the timeline, the three lifecycles
+    and the records. ``compact`` keeps the words and the timeline (the embed); ``lifecycles_only`` the
+    lifecycles (a figure embed). Each pane carries its own heading and caption: fewer components."""
 
     state = param.Parameter(doc="The reader's state (app.state.Explainer).")
     compact = param.Boolean(default=False, doc="Only the words and the timeline (the embed's layout).")
+    lifecycles_only = param.Boolean(default=False, doc="Only the three lifecycles (a figure embed).")
 
     def __init__(self, **params):
         super().__init__(**params)
-        s = self.state
-        # Each pane carries its own heading and caption: fewer components, a lighter page.
-        lead = "" if self.compact else caption_html("timeline")
-        self.now = pn.pane.HTML(
-            pn.bind(lambda trace, tick: lead + now_html(trace["ticks"][tick]), s.param.trace, s.param.tick),
-            sizing_mode="stretch_width",
-            css_classes=["now"],
-        )
-        self.plot = TimelinePlot(row_height=40 if self.compact else 58)
-        s.param.watch(self._redraw_plot, ["trace", "tick"])
-        self._redraw_plot()
-        timeline = [
-            self.now,
-            pn.pane.Bokeh(self.plot.figure, sizing_mode="stretch_width", css_classes=["timeline"]),
-        ]
-        if self.compact:
-            self._layout = pn.Column(*timeline, sizing_mode="stretch_width")
-            return
-        lifecycles_lead, records_lead = (
-            caption_html("lifecycles", "lifecycles"),
-            caption_html("records", "records"),
-        )
-        self._layout = pn.Column(
-            *timeline,
-            pn.pane.HTML(
-                pn.bind(
-                    lambda trace, tick: lifecycles_lead + lifecycles_html(trace, tick),
-                    s.param.trace,
-                    s.param.tick,
-                ),
-                sizing_mode="stretch_width",
-                css_classes=["lifecycles"],
-            ),
-            pn.pane.HTML(
-                pn.bind(
+        if self.lifecycles_only:
+            panes = [self._bound(lambda trace, tick: lifecycles_html(trace, tick), "lifecycles")]
+        else:
+            self.plot = TimelinePlot(row_height=40 if self.compact else 58)
+            self.state.param.watch(self._redraw_plot, ["trace", "tick"])
+            self._redraw_plot()
+            lead = "" if self.compact else caption_html("timeline")
+            self.now = self._bound(lambda trace, tick: lead + now_html(trace["ticks"][tick]), "now")
+            panes = [
+                self.now,
+                pn.pane.Bokeh(self.plot.figure, sizing_mode="stretch_width", css_classes=["timeline"]),
+            ]
+        if not (self.compact or self.lifecycles_only):
+            lifecycles_lead, records_lead = (
+                caption_html("lifecycles", "lifecycles"),
+                caption_html("records", "records"),
+            )
+            panes.append(
+                self._bound(lambda trace, tick: lifecycles_lead + lifecycles_html(trace, tick), "lifecycles")
+            )
+            panes.append(
+                self._bound(
                     lambda trace, tick: (
                         records_lead + records_html(trace["ticks"][tick], breach_record(trace, tick))
                     ),
-                    s.param.trace,
-                    s.param.tick,
-                ),
-                sizing_mode="stretch_width",
-                css_classes=["records-view"],
-            ),
-            sizing_mode="stretch_width",
+                    "records-view",
+                )
+            )
+        self._layout = pn.Column(*panes, sizing_mode="stretch_width")
+
+    def _bound(self, draw, css: str) -> pn.pane.HTML:
+        """An HTML pane redrawn from the trace and the tick."""
+        s = self.state
+        return pn.pane.HTML(
+            pn.bind(draw, s.param.trace, s.param.tick), sizing_mode="stretch_width", css_classes=[css]
         )
 
     def _redraw_plot(self, *events) -> None:

@@ -23,3 +23,40 @@ def test_the_main_preset_is_the_main_trace():
     assert format_trace(run(state.switches())) + "\n" == (GOLDEN / "main-trace.txt").read_text(
         encoding="utf-8"
     )
+
+
+#: What each chapter's words say breaks; checked against the model, so the words cannot drift from it.
+CHAPTER_BREAKS = {
+    "main": set(),
+    "superseded": set(),
+    "pins-off": {"superseded-accepted", "dependant-misled"},
+    "stale-owner": {"stale-write", "double-acceptance"},
+    "no-key": {"duplicate-effect"},
+    "all-off": {"stale-write", "superseded-accepted"},
+}
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_each_chapter_names_what_the_model_breaks(name):
+    from app.content import text, titles
+
+    outcome = run(Switches(**PRESETS[name])).outcome()
+    assert set(outcome.invariants_broken) == CHAPTER_BREAKS[name]
+    words = " ".join(text("presets", name).split())
+    if name in ("stale-owner", "no-key", "all-off"):  # these chapters name the badges that break
+        for invariant in CHAPTER_BREAKS[name]:
+            assert titles("invariants")[invariant] in words, (name, invariant)
+    if name == "all-off":
+        assert outcome.finished and "finishes" in words and "Only two badges break" in words
+
+
+@pytest.mark.parametrize(
+    "name,invariant,tick", [("stale-owner", "stale-write", 8), ("no-key", "duplicate-effect", 14)]
+)
+def test_the_ticks_a_chapter_names_are_the_models(name, invariant, tick):
+    from app.content import text
+    from model import trace_dict
+
+    trace = trace_dict(run(Switches(**PRESETS[name])))
+    breach = next(i["breach"] for i in trace["invariants"] if i["id"] == invariant)
+    assert breach["tick"] == tick and f"t{tick}" in text("presets", name)

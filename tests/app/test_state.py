@@ -97,7 +97,7 @@ def test_url_round_trip():
         ("?tick=-3", ["whole number"]),
         ("?tick=99", ["ends at t14"]),
         ("?colour=red", ["colour", "silent"]),
-        ("?preset=chapter9", ["main, superseded, pins-off, all-off"]),
+        ("?preset=chapter9", ["main, superseded, pins-off, stale-owner, no-key, all-off"]),
         ("?tab=nowhere", ["trace, compare, sweep, engines, text, glossary"]),
     ],
 )

@@ -341,3 +341,20 @@ def test_the_embed_fits_its_host_and_resizes_it(page, explainer_url):
     )
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "embed-in-host.png"), full_page=True)
+
+
+@pytest.mark.parametrize(
+    "view,shows", [("timeline", ".now"), ("lifecycles", "svg.lifecycle"), ("badges", ".badges-view")]
+)
+def test_a_figure_embed_shows_one_picture_with_the_player(explainer, view, shows):
+    page = explainer.page
+    explainer.open(f"?embed=1&view={view}&preset=superseded&tick=13")
+    explainer.wait_tick(13)
+    expect(page.locator(shows).first).to_be_visible()
+    expect(page.get_by_role("tab")).to_have_count(0)
+    if view == "lifecycles":
+        expect(page.locator("svg.lifecycle")).to_have_count(3)
+    explainer.press("forward")
+    explainer.wait_tick(14)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"figure-{view}.png"), full_page=True)
