@@ -344,7 +344,7 @@ def test_the_embed_fits_its_host_and_resizes_it(page, explainer_url):
 
 
 @pytest.mark.parametrize(
-    "view,shows", [("timeline", ".now"), ("lifecycles", "svg.lifecycle"), ("badges", ".badges-view")]
+    "view,shows", [("timeline", ".now"), ("lifecycles", "svg.lifecycle-graph"), ("badges", ".badges-view")]
 )
 def test_a_figure_embed_shows_one_picture_with_the_player(explainer, view, shows):
     page = explainer.page
@@ -353,7 +353,7 @@ def test_a_figure_embed_shows_one_picture_with_the_player(explainer, view, shows
     expect(page.locator(shows).first).to_be_visible()
     expect(page.get_by_role("tab")).to_have_count(0)
     if view == "lifecycles":
-        expect(page.locator("svg.lifecycle")).to_have_count(3)
+        expect(page.locator("svg.lifecycle-graph")).to_have_count(3)
     explainer.press("forward")
     explainer.wait_tick(14)
     ARTIFACTS.mkdir(exist_ok=True)

@@ -1,0 +1,42 @@
+"""The lifecycle drawings are Graphviz's layout of the model's current tables, and mark what a frame says."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from app.render.lifecycle_layout import TEMPLATES, slug, table_hash, template
+from app.render.lifecycles import lifecycle_svg
+from model import Switches, run, trace_dict
+from model.lifecycles import MACHINES
+
+
+@pytest.mark.parametrize("machine", MACHINES, ids=lambda m: m.name)
+def test_each_drawing_was_made_from_the_current_table(machine):
+    svg = (TEMPLATES / f"{machine.name}.svg").read_text()
+    assert f'data-table="{table_hash(machine.to_dict())}"' in svg, (
+        "run: python -m app.render.lifecycle_layout"
+    )
+    for state in machine.states:
+        assert f'id="state-{slug(state)}"' in svg
+    for t in machine.transitions:
+        assert f'id="move-{slug(t.source)}--{slug(t.event)}"' in svg
+
+
+@pytest.mark.skipif(
+    shutil.which("dot") is None, reason="Graphviz is not installed (the drawings are committed)"
+)
+@pytest.mark.parametrize("machine", MACHINES, ids=lambda m: m.name)
+def test_dot_draws_the_committed_drawing_again(machine):
+    assert template(machine) == (TEMPLATES / f"{machine.name}.svg").read_text()
+
+
+def test_a_frame_marks_its_states_and_the_move_just_taken():
+    trace = trace_dict(run(Switches()))
+    html = lifecycle_svg(trace["machines"][0], trace["ticks"][8])  # t8: the woken #1 is fenced
+    assert re.search(r'<g id="state-fenced" class="node[^"]*occupied[^"]*arrived', html)
+    assert '<g id="move-unknown--write-rejected" class="edge just"' in html
+    assert "Is this worker allowed to act?" in html and '<span class="chip">#1</span>' in html
+    assert "#1: fenced (just moved UNKNOWN → fenced (write rejected))" in html
