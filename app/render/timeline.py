@@ -36,7 +36,7 @@ MARKERS = [
 PRIORITY = {kind: n for n, (kind, *_) in enumerate(MARKERS)}
 STYLE = {kind: (marker, PALETTE[colour], symbol) for kind, marker, colour, symbol in MARKERS}
 PLAIN = ("circle", PALETTE["muted"], "●")
-CELL_COLUMNS = ("tick", "lane", "marker", "colour", "symbol", "label", "detail")
+CELL_COLUMNS = ("tick", "lane", "marker", "colour", "symbol", "label", "above", "detail")
 FIXED_LANES = ("report", "controller", "feed", "newsletter")
 
 
@@ -64,31 +64,62 @@ def cells_of(trace: dict) -> dict[str, list]:
         for lane, events in by_lane.items():
             ranked = sorted(events, key=lambda e: PRIORITY.get(e["kind"], 99))
             marker, colour, symbol = STYLE.get(ranked[0]["kind"], PLAIN)
-            labels = [e["label"] for e in events if e["kind"] not in MINOR_KINDS]
+            # One short label per cell: the most telling event's, and how many more the cell holds (the
+            # "At tN" list and the hover say them all). Labels sit above the lane on even ticks and below it
+            # on odd ones, so neighbouring ticks never share a line and cannot overlap.
+            labels = list(dict.fromkeys(e["label"] for e in ranked if e["kind"] not in MINOR_KINDS))
+            label = labels[0] + (f" +{len(labels) - 1}" if len(labels) > 1 else "") if labels else ""
             columns["tick"].append(frame["tick"])
             columns["lane"].append(lane)
             columns["marker"].append(marker)
             columns["colour"].append(colour)
             columns["symbol"].append(symbol)
-            columns["label"].append("\n".join(dict.fromkeys(labels)))
+            columns["label"].append(label)
+            columns["above"].append(frame["tick"] % 2 == 0)
             columns["detail"].append("<br>".join(escape(f"{who(e)}: {e['text']}") for e in events))
     return columns
 
 
 def breaches_of(trace: dict) -> dict[str, list]:
-    """One mark per broken invariant, at its lane and tick, labelled with the badge's title."""
+    """One mark per lane and tick where invariants broke, labelled with the badges' titles."""
     names = titles("invariants")
-    columns: dict[str, list] = {"tick": [], "lane": [], "label": [], "detail": []}
+    columns: dict[str, list] = {"tick": [], "lane": [], "label": [], "detail": []}  # and "line", at the end
+    seen: dict[tuple[int, str], int] = {}
     for inv in trace["invariants"]:
         b = inv["breach"]
-        if b:
-            columns["tick"].append(b["tick"])
-            columns["lane"].append(b["actor"])
-            columns["label"].append(f"✖ {names.get(inv['id'], inv['id'])}")
-            columns["detail"].append(
-                escape(f"{names.get(inv['id'], inv['id'])} broke at t{b['tick']}: {b['detail']}")
-            )
+        if not b:
+            continue
+        title = names.get(inv["id"], inv["id"])
+        detail = escape(f"{title} broke at t{b['tick']}: {b['detail']}")
+        where = (b["tick"], b["actor"])
+        if where in seen:  # two breaches at one lane and tick share one mark
+            n = seen[where]
+            columns["label"][n] += f"; {title}"
+            columns["detail"][n] += f"<br>{detail}"
+            continue
+        seen[where] = len(columns["tick"])
+        columns["tick"].append(b["tick"])
+        columns["lane"].append(b["actor"])
+        columns["label"].append(f"✖ {title}")
+        columns["detail"].append(detail)
+    columns["line"] = _stack(columns)
     return columns
+
+
+def _stack(columns: dict[str, list]) -> list[int]:
+    """A line for each breach label under its lane: the first that no earlier label of that lane (about
+    7 px a character, centred on its tick, a tick being 62 px apart) already takes up."""
+    taken: dict[tuple[str, int], list[tuple[float, float]]] = {}
+    lines = []
+    for tick, lane, label in zip(columns["tick"], columns["lane"], columns["label"], strict=True):
+        half = 3.5 * len(label)
+        span = (62 * tick - half, 62 * tick + half)
+        line = 0
+        while any(a < span[1] and span[0] < b for a, b in taken.get((lane, line), [])):
+            line += 1
+        taken.setdefault((lane, line), []).append(span)
+        lines.append(line)
+    return lines
 
 
 def upto(columns: dict[str, list], tick: int) -> dict[str, list]:
@@ -101,8 +132,8 @@ def timeline_svg(trace: dict, tick: int) -> str:
     """The swimlane timeline up to ``tick`` as SVG (the static page's stand-in for the Bokeh plot)."""
     lanes = lanes_of(trace)
     end = trace["end_tick"]
-    left, top, col, row = 92, 12, 62, 56
-    width, height = left + col * (end + 2), top + row * len(lanes) + 30
+    left, top, col, row = 92, 24, 62, 80  # a row: labels above, the lane, labels below, two breach lines
+    width, height = left + col * (end + 3), top + row * len(lanes) + 30  # a right margin for centred labels
     y = {lane: top + row * n + 18 for n, lane in enumerate(lanes)}
     out = [
         f'<svg class="timeline-svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
@@ -135,15 +166,16 @@ def timeline_svg(trace: dict, tick: int) -> str:
             f'<text class="mark" x="{x}" y="{yy + 5}" text-anchor="middle" '
             f'fill="{cells["colour"][n]}">{cells["symbol"][n]}</text>'
         )
-        for k, line in enumerate(cells["label"][n].split("\n")[:4]):
-            out.append(f'<text class="label" x="{x + 8}" y="{yy + 16 + 10 * k}">{escape(line)}</text>')
-        out.append("</g>")
+        label_y = yy - 13 if cells["above"][n] else yy + 21
+        label = escape(cells["label"][n])
+        out.append(f'<text class="label" x="{x}" y="{label_y}" text-anchor="middle">{label}</text></g>')
     breaches = upto(breaches_of(trace), tick)
     for n, t in enumerate(breaches["tick"]):
         if breaches["lane"][n] in y:
+            below = y[breaches["lane"][n]] + 36 + 13 * breaches["line"][n]
             out.append(
-                f'<text class="breach" x="{left + col * t - 26}" '
-                f'y="{y[breaches["lane"][n]] - 10}">{escape(breaches["label"][n])}</text>'
+                f'<text class="breach" x="{left + col * t}" y="{below}" '
+                f'text-anchor="middle">{escape(breaches["label"][n])}</text>'
             )
     out.append("</svg>")
     return "".join(out)

@@ -18,10 +18,12 @@ from app.render.timeline import CELL_COLUMNS, breaches_of, cells_of, lanes_of, u
 class TimelinePlot:
     """Holds one Bokeh figure and redraws it in place for a new trace or a new tick."""
 
-    def __init__(self, row_height: int = 58) -> None:
-        self.row_height = row_height  # pixels per lane; the embed uses fewer
-        self.cells = ColumnDataSource({k: [] for k in CELL_COLUMNS})
-        self.breaches = ColumnDataSource({k: [] for k in ("tick", "lane", "label", "detail")})
+    def __init__(self, row_height: int = 80) -> None:
+        # Pixels per lane: labels above it (even ticks), below it (odd ticks), then up to two lines of
+        # breach marks, as the static SVG timeline places them. The embed uses fewer.
+        self.row_height = row_height
+        self.cells = ColumnDataSource({k: [] for k in (*CELL_COLUMNS, "dy")})
+        self.breaches = ColumnDataSource({k: [] for k in ("tick", "lane", "label", "detail", "line", "dy")})
         self._all_cells: dict[str, list] = {}
         self._all_breaches: dict[str, list] = {}
         fig = figure(
@@ -39,10 +41,10 @@ class TimelinePlot:
             "lane",
             text="label",
             source=self.cells,
-            x_offset=9,
-            y_offset=-6,
+            y_offset="dy",
             text_font_size="10px",
-            text_baseline="top",
+            text_align="center",
+            text_baseline="middle",
             text_color=PALETTE["ink"],
         )
         fig.text(
@@ -50,8 +52,9 @@ class TimelinePlot:
             "lane",
             text="label",
             source=self.breaches,
-            x_offset=-30,
-            y_offset=16,
+            y_offset="dy",
+            text_align="center",
+            text_baseline="middle",
             text_font_size="11px",
             text_font_style="bold",
             text_color=PALETTE["bad"],
@@ -81,7 +84,9 @@ class TimelinePlot:
         self.figure.xaxis.ticker = list(range(end + 1))
         self.figure.xaxis.major_label_overrides = {t: f"t{t}" for t in range(end + 1)}
         self._all_cells = cells_of(trace)
+        self._all_cells["dy"] = [-16 if above else 16 for above in self._all_cells["above"]]  # px, down is +
         self._all_breaches = breaches_of(trace)
+        self._all_breaches["dy"] = [32 + 13 * line for line in self._all_breaches["line"]]
 
     def set_tick(self, tick: int) -> None:
         self.cells.data = upto(self._all_cells, tick)
