@@ -43,7 +43,7 @@ from panel import __version__ as panel_version
 from panel.io.convert import BOKEH_VERSION
 from panel.io.convert import PYODIDE_VERSION as PANEL_PYODIDE
 
-from app.content import engine_results, heading, markdown_html, text
+from app.content import caption_html, engine_results, heading, markdown_html, text
 from app.palette import css_variables
 from app.render.engines import engines_html
 from app.render.lifecycles import lifecycle_svg
@@ -353,9 +353,9 @@ def main_trace_parts() -> dict[str, str]:
     return {
         "intro": markdown_html(text("captions", "intro")),
         "preset": markdown_html(text("presets", "main")),
-        "timeline_caption": escape(text("captions", "timeline")),
+        "timeline_caption": caption_html("timeline"),
         "timeline": timeline_svg(trace, end),
-        "lifecycles_caption": escape(text("captions", "lifecycles")),
+        "lifecycles_caption": caption_html("lifecycles"),
         "lifecycles": "".join(lifecycle_svg(m, frame) for m in trace["machines"]),
         "badges": badges_html(trace, end, outcome),
         "outcome": outcome_html(outcome, trace, end),
@@ -402,7 +402,7 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
 <section id="prerender" aria-label="The main trace, pre-rendered">
   <div class="preset">{parts["preset"]}</div>
   <h2>{parts["h_timeline"]} <span class="tick-note">(complete, t0 to t{parts["end"]})</span></h2>
-  <p class="caption">{parts["timeline_caption"]}</p>
+  {parts["timeline_caption"]}
   <div class="scroll" tabindex="0" role="region" aria-label="Timeline">{parts["timeline"]}</div>
   <div class="columns">
     <div class="col">
@@ -411,7 +411,7 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
     </div>
     <div class="col wide">
       <h2>{parts["h_lifecycles"]} at t{parts["end"]}</h2>
-      <p class="caption">{parts["lifecycles_caption"]}</p>
+      {parts["lifecycles_caption"]}
       <div class="machines">{parts["lifecycles"]}</div>
     </div>
   </div>

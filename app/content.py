@@ -57,6 +57,12 @@ def glossary_html() -> str:
     return f'<dl class="glossary">{terms}</dl>'
 
 
+def caption_html(name: str, title: str | None = None) -> str:
+    """A view's heading (content/headings.md) and its caption (content/captions.md, Markdown rendered)."""
+    head = f"<h2>{escape(heading(title))}</h2>" if title else ""
+    return f'{head}<div class="caption">{markdown_html(text("captions", name))}</div>'
+
+
 def titles(name: str) -> dict[str, str]:
     """``{id: title}`` for a file whose sections start with a bold title (switches, invariants, presets)."""
     return {k: title_and_body(v)[0] for k, v in sections(name).items()}

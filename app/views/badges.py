@@ -7,10 +7,9 @@ from html import escape
 import panel as pn
 import param
 
-from app.content import heading, markdown_html, text, title_and_body
+from app.content import caption_html, heading, markdown_html, text, title_and_body
 from app.render.outcome import badges_html, finished_text, outcome_html
 from app.views.action_html import ActionHTML
-from app.views.trace import caption_html
 
 
 class Badges(pn.viewable.Viewer):

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from html import escape
-
 import panel as pn
 import param
 
-from app.content import engine_results, glossary_html, markdown_html, text
+from app.content import caption_html, engine_results, glossary_html
 from app.render.engines import engines_html
 from app.render.text import events_table_html
 
@@ -18,7 +16,7 @@ class EnginesView(pn.viewable.Viewer):
     def __panel__(self):
         results = engine_results()
         return pn.pane.HTML(
-            f'<p class="caption">{markdown_html(text("captions", "engines"))}</p>'
+            caption_html("engines")
             + (engines_html(results) if results else "<p>No engine results are recorded.</p>"),
             sizing_mode="stretch_width",
             css_classes=["engines-view"],
@@ -39,7 +37,7 @@ class TextView(pn.viewable.Viewer):
 
     def __panel__(self):
         return pn.Column(
-            pn.pane.HTML(f'<p class="caption">{escape(text("captions", "text"))}</p>'),
+            pn.pane.HTML(caption_html("text")),
             self.pane,
             sizing_mode="stretch_width",
         )

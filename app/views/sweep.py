@@ -9,7 +9,7 @@ import param
 from panel.io.document import unlocked
 
 from app import shared
-from app.content import text, titles
+from app.content import caption_html, titles
 from app.views.sweep_matrix import SweepMatrix, matches
 from app.views.trace import caption
 from model.invariants import INVARIANT_IDS
@@ -61,8 +61,7 @@ class SweepView(pn.viewable.Viewer):
         self.refresh()
         self._layout = pn.Column(
             pn.pane.HTML(
-                f'<p class="caption">{escape(text("captions", "sweep"))}</p>'
-                + counts_html(shared.sweep_summary()),
+                caption_html("sweep") + counts_html(shared.sweep_summary()),
                 sizing_mode="stretch_width",
             ),
             self.filter,

@@ -8,7 +8,7 @@ import panel as pn
 import param
 from panel.io.document import unlocked
 
-from app.content import heading, text
+from app.content import caption_html
 from app.render.lifecycles import lifecycle_svg
 from app.render.records import records_html
 from app.render.timeline import who
@@ -39,12 +39,6 @@ def breach_record(trace: dict, tick: int) -> tuple | None:
         if b and b["tick"] == tick and b["records"]:
             return tuple(b["records"][0])
     return None
-
-
-def caption_html(name: str, title: str | None = None) -> str:
-    """A view's heading (from content/headings.md) and caption (from content/captions.md)."""
-    head = f"<h2>{escape(heading(title))}</h2>" if title else ""
-    return f'{head}<p class="caption">{escape(text("captions", name))}</p>'
 
 
 def caption(name: str, title: str | None = None) -> pn.pane.HTML:

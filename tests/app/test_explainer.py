@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import runpy
 
 import panel as pn
@@ -228,3 +229,14 @@ def test_odd_values_arriving_by_the_back_button_fall_back_with_a_notice(app):
     assert "<img" not in app.header.html.html and "![x](http://h/b.png)" in app.header.html.html
     app._on_key("url", {"search": "?tick=" + "9" * 5000})
     assert app.state.tick == 0 and "whole number" in app.state.notices[0]
+
+
+def test_no_caption_shows_literal_markdown():
+    from app.content import caption_html, sections
+
+    for name in sections("captions"):
+        html = caption_html(name)
+        assert "*" not in html and "`" not in html, name
+    assert re.search(r"<em>computed\s+from</em>", caption_html("records")) and "<em>new</em>" in caption_html(
+        "records"
+    )
