@@ -38,7 +38,19 @@ def _mark(svg: str, element_id: str, css: str) -> str:
     return re.sub(rf'(<g id="{re.escape(element_id)}" class=")([^"]*)"', rf'\1\2 {css}"', svg, count=1)
 
 
-def lifecycle_svg(machine: dict, frame: dict) -> str:
+def _mover(svg: str, element_id: str) -> str:
+    """A dot that travels the move's edge once, in about 300 ms (SMIL; the CSS hides it for readers who
+    ask for reduced motion)."""
+    group = re.search(rf'<g id="{re.escape(element_id)}" class="[^"]*">(.*?)</g>', svg, re.S)
+    path = group and re.search(r'<path [^>]*d="([^"]+)"', group.group(1))
+    if not path:
+        return svg
+    motion = f'<animateMotion dur="0.3s" fill="freeze" path="{path.group(1)}"/>'
+    dot = f'<circle class="mover" r="4">{motion}</circle>'
+    return svg[: group.end()] + dot + svg[group.end() :]
+
+
+def lifecycle_svg(machine: dict, frame: dict, animate: bool = False) -> str:
     """One machine as Graphviz laid it out (app/lifecycles), with this frame's states and moves marked by
     CSS classes, titled with its question, and the instances in each state listed beneath as chips that
     wrap (never cut off)."""
@@ -52,7 +64,10 @@ def lifecycle_svg(machine: dict, frame: dict) -> str:
     for move in (m for m in frame["moves"] if m["machine"] == name):
         svg = _mark(svg, f"state-{slug(move['target'])}", "arrived")
         if move["source"]:
-            svg = _mark(svg, f"move-{slug(move['source'])}--{slug(move['event'])}", "just")
+            edge = f"move-{slug(move['source'])}--{slug(move['event'])}"
+            svg = _mark(svg, edge, "just")
+            if animate:
+                svg = _mover(svg, edge)
     label = f'role="img" aria-labelledby="lc-{name}-title lc-{name}-desc" class="lifecycle-graph"'
     svg = svg.replace("<svg ", f"<svg {label} ", 1)
     head = (

@@ -27,9 +27,10 @@ def now_html(frame: dict) -> str:
     return f'<div aria-live="polite"><h3>At t{frame["tick"]}</h3><ul>{lines}</ul></div>'
 
 
-def lifecycles_html(trace: dict, tick: int) -> str:
+def lifecycles_html(trace: dict, tick: int, animate: bool = False) -> str:
     frame = trace["ticks"][tick]
-    return '<div class="machines">' + "".join(lifecycle_svg(m, frame) for m in trace["machines"]) + "</div>"
+    drawn = "".join(lifecycle_svg(m, frame, animate) for m in trace["machines"])
+    return f'<div class="machines">{drawn}</div>'
 
 
 def breach_record(trace: dict, tick: int) -> tuple | None:
@@ -56,8 +57,9 @@ class TraceView(pn.viewable.Viewer):
 
     def __init__(self, **params):
         super().__init__(**params)
+        self._shown: tuple[int, int] | None = None  # (trace id, tick) of the lifecycles last drawn
         if self.lifecycles_only:
-            panes = [self._bound(lambda trace, tick: lifecycles_html(trace, tick), "lifecycles")]
+            panes = [self._bound(lambda trace, tick: self._lifecycles(trace, tick), "lifecycles")]
         else:
             self.plot = TimelinePlot(row_height=56 if self.compact else 80)
             self.state.param.watch(self._redraw_plot, ["trace", "tick"])
@@ -74,7 +76,7 @@ class TraceView(pn.viewable.Viewer):
                 caption_html("records", "records"),
             )
             panes.append(
-                self._bound(lambda trace, tick: lifecycles_lead + lifecycles_html(trace, tick), "lifecycles")
+                self._bound(lambda trace, tick: lifecycles_lead + self._lifecycles(trace, tick), "lifecycles")
             )
             panes.append(
                 self._bound(
@@ -85,6 +87,13 @@ class TraceView(pn.viewable.Viewer):
                 )
             )
         self._layout = pn.Column(*panes, sizing_mode="stretch_width")
+
+    def _lifecycles(self, trace: dict, tick: int) -> str:
+        """The lifecycles, with each move just taken animated only on a step forward (a step back, a
+        scrub or another run jumps)."""
+        forward = self._shown == (id(trace), tick - 1)
+        self._shown = (id(trace), tick)
+        return lifecycles_html(trace, tick, animate=forward)
 
     def _bound(self, draw, css: str) -> pn.pane.HTML:
         """An HTML pane redrawn from the trace and the tick."""

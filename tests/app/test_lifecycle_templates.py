@@ -40,3 +40,18 @@ def test_a_frame_marks_its_states_and_the_move_just_taken():
     assert '<g id="move-unknown--write-rejected" class="edge just"' in html
     assert "Is this worker allowed to act?" in html and '<span class="chip">#1</span>' in html
     assert "#1: fenced (just moved UNKNOWN → fenced (write rejected))" in html
+
+
+def test_a_step_forward_animates_the_move_just_taken_and_a_jump_does_not():
+    from app.state import Explainer
+    from app.views.trace import TraceView
+
+    state = Explainer(tick=7)
+    view = TraceView(state=state)
+    lifecycles = view._layout.objects[2]
+    state.go(8)  # forward: the woken #1's move to fenced travels its edge
+    assert "<animateMotion" in lifecycles.object and 'class="edge just"' in lifecycles.object
+    state.go(12)  # a jump
+    assert "<animateMotion" not in lifecycles.object
+    state.go(11)  # a step back
+    assert "<animateMotion" not in lifecycles.object
