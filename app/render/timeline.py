@@ -7,7 +7,7 @@ from html import escape
 
 from app.content import titles
 from app.palette import PALETTE
-from model.trace import MINOR_KINDS
+from model.trace import ECHO_KINDS, MINOR_KINDS
 
 # Which marker stands for a cell, by the most telling kind of event in it (shape, not colour alone).
 # (event kind, Bokeh marker, palette colour, the symbol the static SVG uses), most telling first.
@@ -67,7 +67,8 @@ def cells_of(trace: dict) -> dict[str, list]:
             # One short label per cell: the most telling event's, and how many more the cell holds (the
             # "At tN" list and the hover say them all). Labels sit above the lane on even ticks and below it
             # on odd ones, so neighbouring ticks never share a line and cannot overlap.
-            labels = list(dict.fromkeys(e["label"] for e in ranked if e["kind"] not in MINOR_KINDS))
+            quiet = MINOR_KINDS | ECHO_KINDS  # bookkeeping, and a store echoing the writer's own words
+            labels = list(dict.fromkeys(e["label"] for e in ranked if e["kind"] not in quiet))
             label = labels[0] + (f" +{len(labels) - 1}" if len(labels) > 1 else "") if labels else ""
             columns["tick"].append(frame["tick"])
             columns["lane"].append(lane)

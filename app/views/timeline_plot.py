@@ -80,7 +80,8 @@ class TimelinePlot:
         self.figure.y_range.factors = list(reversed(lanes))
         self.figure.height = 60 + self.row_height * len(lanes)
         end = trace["end_tick"]
-        self.figure.x_range.start, self.figure.x_range.end = -0.6, end + 1.6
+        # Room on both sides for labels centred on the first and last ticks.
+        self.figure.x_range.start, self.figure.x_range.end = -1.1, end + 1.6
         self.figure.xaxis.ticker = list(range(end + 1))
         self.figure.xaxis.major_label_overrides = {t: f"t{t}" for t in range(end + 1)}
         self._all_cells = cells_of(trace)

@@ -186,6 +186,14 @@ def test_each_preset_ends_as_the_model_says_and_is_screenshot(explainer, preset)
         expect(page.locator(f".badge-{inv['id']}")).to_contain_text("broken" if inv["breach"] else "held")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"preset-{preset}.png"), full_page=True)
+    # And at the chapter's key tick: where its first invariant breaks, else where the woken #1 is fenced.
+    trace = trace_dict(result)
+    breaks = [i["breach"]["tick"] for i in trace["invariants"] if i["breach"]]
+    fenced = [f["tick"] for f in trace["ticks"] for e in f["events"] if e["kind"] == "fenced"]
+    key = min(breaks) if breaks else fenced[0]
+    explainer.open(f"?preset={preset}&tick={key}")
+    explainer.wait_tick(key)
+    page.screenshot(path=str(ARTIFACTS / f"preset-{preset}-t{key}.png"), full_page=True)
 
 
 def test_inside_an_iframe_the_app_tells_its_parent_ready_height_and_url(page, explainer_url):
