@@ -80,7 +80,8 @@ PLAYER_BUTTONS = (
 )
 
 
-def player_html(tick: int, end: int, playing: bool, speed: str, speeds: list[str]) -> str:
+def player_html(tick: int, end: int, playing: bool, speed: str, speeds: list[str], keys: bool = True) -> str:
+    """The player; ``keys`` adds the line that names the keyboard shortcuts."""
     buttons = []
     for action, icon, word in PLAYER_BUTTONS:
         if action == "toggle":
@@ -106,10 +107,14 @@ def player_html(tick: int, end: int, playing: bool, speed: str, speeds: list[str
         f'value="{tick}" data-action="go" data-key="scrub" aria-valuetext="Tick t{tick} of t{end}"></label>'
         f'<div class="speed" role="group" aria-label="Speed"><span '
         f'class="speed-label">Speed</span>{speed_buttons}</div>'
-        "</div>"
-        '<p class="keys">Keys: Space plays or pauses, ← and → step, Home and End jump to the first and '
-        "last tick.</p>"
+        "</div>" + (KEYS_LINE if keys else "")
     )
+
+
+KEYS_LINE = (
+    '<p class="keys">Keys: Space plays or pauses, ← and → step, '
+    "Home and End jump to the first and last tick.</p>"
+)
 
 
 def tabs_html(tabs: list[tuple[str, str]], active: str) -> str:

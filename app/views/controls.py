@@ -100,7 +100,8 @@ class Player(pn.viewable.Viewer):
         # On a phone the badges sit far below; a strip of them right under the player shows what each step
         # does to them (the CSS shows it only on narrow screens).
         strip = badge_strip_html(s.trace, s.tick, s.outcome, always=self.badges_always)
-        self.html.html = player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS)) + strip
+        keys = not self.badges_always  # the embed keeps its height down; the full page names the keys
+        self.html.html = player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS), keys) + strip
 
     def act(self, action: str, value: str = "") -> None:
         """Do what a button, a key or the scrubber asked for."""

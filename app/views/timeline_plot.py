@@ -34,6 +34,7 @@ class TimelinePlot:
             toolbar_location=None,
             tools="",
             title=None,
+            output_backend="svg",  # text the browser can measure (tests check no two labels overlap)
         )
         fig.scatter("tick", "lane", source=self.cells, marker="marker", color="colour", size=13, line_width=2)
         labels = fig.text(
@@ -85,11 +86,13 @@ class TimelinePlot:
         self.figure.xaxis.ticker = list(range(end + 1))
         self.figure.xaxis.major_label_overrides = {t: f"t{t}" for t in range(end + 1)}
         self._all_cells = cells_of(trace)
-        self._all_cells["dy"] = [-16 if above else 16 for above in self._all_cells["above"]]  # px, down is +
+        shift = 14 if self.row_height < 60 else 16  # px above or below the lane (down is +)
+        self._all_cells["dy"] = [-shift if above else shift for above in self._all_cells["above"]]
         self._all_breaches = breaches_of(trace)
         self._all_breaches["dy"] = [32 + 13 * line for line in self._all_breaches["line"]]
 
     def set_tick(self, tick: int) -> None:
         self.cells.data = upto(self._all_cells, tick)
-        self.breaches.data = upto(self._all_breaches, tick)
+        # A compact plot (the embed) has no room under its lanes for breach marks; its badge line says them.
+        self.breaches.data = upto(self._all_breaches, -1 if self.row_height < 60 else tick)
         self.now.left, self.now.right = tick - 0.5, tick + 0.5

@@ -28,7 +28,8 @@ MEASURE = """() => {
   for (const svg of document.querySelectorAll("svg")) {
     const frame = svg.getBoundingClientRect();  // screen pixels: the drawing as a reader sees it
     const boxes = [...svg.querySelectorAll("text")]
-      .filter((t) => t.textContent.trim())
+      // Bokeh's SVG output draws each text twice, filled and outlined; the outline adds no new box.
+      .filter((t) => t.textContent.trim() && t.getAttribute("fill") !== "none")
       .map((t) => ({ text: t.textContent, box: t.getBoundingClientRect() }));
     for (const { text, box } of boxes) {
       const inside = box.left >= frame.left - 0.5 && box.top >= frame.top - 0.5
@@ -59,3 +60,33 @@ def test_no_label_of_the_timeline_or_lifecycles_overlaps_or_is_cut_off(page, n):
     assert show(page, timeline_svg(trace, trace["end_tick"])) == [], RUNS[n]
     for frame in trace["ticks"]:
         assert show(page, "".join(lifecycle_svg(m, frame) for m in trace["machines"])) == [], frame["tick"]
+
+
+BOKEH_TIMELINE = """() => {
+  // The served app's timeline: Bokeh's SVG output, inside the page's shadow roots.
+  const svgs = [];
+  const walk = (root) => {
+    for (const svg of root.querySelectorAll("svg:not(.lifecycle-graph)")) svgs.push(svg);
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  const drawn = svgs.filter((svg) => svg.querySelectorAll("text").length > 0);
+  document.body.dataset.timelines = String(drawn.length);
+  window.__timeline = drawn[0];
+}"""
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_served_apps_timeline_labels_do_not_overlap(explainer, preset):
+    """At the chapter's last tick, which holds every label any earlier tick shows."""
+    explainer.page.set_viewport_size({"width": 1280, "height": 1000})
+    end = run(Switches(**PRESETS[preset])).end_tick
+    explainer.open(f"?preset={preset}&tick={end}")
+    explainer.wait_tick(end)
+    explainer.page.wait_for_timeout(800)
+    explainer.page.evaluate(BOKEH_TIMELINE)
+    assert explainer.page.evaluate("document.body.dataset.timelines") == "1"
+    found = explainer.page.evaluate(
+        MEASURE.replace('document.querySelectorAll("svg")', "[window.__timeline]")
+    )
+    assert found == [], preset
