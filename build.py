@@ -49,7 +49,7 @@ from app.render.engines import engines_html
 from app.render.lifecycles import lifecycle_svg
 from app.render.outcome import badges_html, outcome_html
 from app.render.text import events_table_html
-from app.render.timeline import timeline_svg
+from app.render.timeline import legend_html, timeline_svg
 from model import Switches, run, trace_dict
 from model.analyses import fingerprint, sweep, sweep_summary
 
@@ -355,6 +355,7 @@ def main_trace_parts() -> dict[str, str]:
         "preset": markdown_html(text("presets", "main")),
         "timeline_caption": caption_html("timeline"),
         "timeline": timeline_svg(trace, end),
+        "legend": legend_html(),
         "lifecycles_caption": caption_html("lifecycles"),
         "lifecycles": "".join(lifecycle_svg(m, frame) for m in trace["machines"]),
         "badges": badges_html(trace, end, outcome),
@@ -404,6 +405,7 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
   <h2>{parts["h_timeline"]} <span class="tick-note">(complete, t0 to t{parts["end"]})</span></h2>
   {parts["timeline_caption"]}
   <div class="scroll" tabindex="0" role="region" aria-label="Timeline">{parts["timeline"]}</div>
+  {parts["legend"]}
   <div class="columns">
     <div class="col">
       <h2>{parts["h_invariants"]}</h2>{parts["badges"]}

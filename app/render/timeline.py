@@ -33,6 +33,29 @@ MARKERS = [
     ("intent", "triangle_pin", "quiet", "△"),
     ("report-corrected", "hex_dot", "warn", "⬡"),
 ]
+#: What each marker means, in words, for the legend under the timeline.
+MEANING = {
+    "stale-write-applied": "stale write applied",
+    "write-rejected": "write refused by a store",
+    "died": "worker died",
+    "fenced": "worker fenced",
+    "accepted": "digest accepted",
+    "refused": "digest refused",
+    "post-applied": "post applied by the feed",
+    "post-repeat": "feed's stored answer",
+    "confirmed": "announcement confirmed",
+    "newsletter-start": "newsletter starts",
+    "newsletter-wait": "newsletter waits",
+    "unknown": "worker presumed lost (UNKNOWN)",
+    "admission": "attempt admitted",
+    "restore": "step restored",
+    "call-started": "model call begun, then silence",
+    "model-call": "model call",
+    "call-finished": "model call",
+    "assemble": "candidate assembled",
+    "intent": "intent to post recorded",
+    "report-corrected": "report corrected",
+}
 PRIORITY = {kind: n for n, (kind, *_) in enumerate(MARKERS)}
 STYLE = {kind: (marker, PALETTE[colour], symbol) for kind, marker, colour, symbol in MARKERS}
 PLAIN = ("circle", PALETTE["muted"], "●")
@@ -121,6 +144,21 @@ def _stack(columns: dict[str, list]) -> list[int]:
         taken.setdefault((lane, line), []).append(span)
         lines.append(line)
     return lines
+
+
+def legend_html() -> str:
+    """The marker shapes and what they mean (one entry per shape; a shape may stand for two things)."""
+    words: dict[tuple[str, str], list[str]] = {}
+    for kind, _, colour, symbol in MARKERS:
+        words.setdefault((symbol, PALETTE[colour]), [])
+        if MEANING[kind] not in words[(symbol, PALETTE[colour])]:
+            words[(symbol, PALETTE[colour])].append(MEANING[kind])
+    items = "".join(
+        f'<li><span class="mark" style="color: {colour}" aria-hidden="true">{symbol}</span> '
+        f"{escape('; '.join(w))}</li>"
+        for (symbol, colour), w in words.items()
+    )
+    return f'<ul class="legend" aria-label="What the timeline\'s marks mean">{items}</ul>'
 
 
 def upto(columns: dict[str, list], tick: int) -> dict[str, list]:

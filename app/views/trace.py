@@ -11,7 +11,7 @@ from panel.io.document import unlocked
 from app.content import caption_html
 from app.render.lifecycles import lifecycle_svg
 from app.render.records import records_html
-from app.render.timeline import who
+from app.render.timeline import legend_html, who
 from app.views.timeline_plot import TimelinePlot
 from model.trace import ECHO_KINDS
 
@@ -70,6 +70,10 @@ class TraceView(pn.viewable.Viewer):
                 self.now,
                 pn.pane.Bokeh(self.plot.figure, sizing_mode="stretch_width", css_classes=["timeline"]),
             ]
+            if not self.compact:
+                panes.append(
+                    pn.pane.HTML(legend_html(), sizing_mode="stretch_width", css_classes=["legend-view"])
+                )
         if not (self.compact or self.lifecycles_only):
             lifecycles_lead, records_lead = (
                 caption_html("lifecycles", "lifecycles"),

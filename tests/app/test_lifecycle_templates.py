@@ -48,7 +48,7 @@ def test_a_step_forward_animates_the_move_just_taken_and_a_jump_does_not():
 
     state = Explainer(tick=7)
     view = TraceView(state=state)
-    lifecycles = view._layout.objects[2]
+    (lifecycles,) = [p for p in view._layout.objects if "lifecycles" in p.css_classes]
     state.go(8)  # forward: the woken #1's move to fenced travels its edge
     assert "<animateMotion" in lifecycles.object and 'class="edge just"' in lifecycles.object
     state.go(12)  # a jump
