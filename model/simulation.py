@@ -54,7 +54,8 @@ class StaleWrite:
 class Event:
     """Something that happened: who did it, what kind of thing, in words, and what it touched.
 
-    ``lane`` is the swimlane it belongs to (a store's answer to a write belongs to the writer's lane);
+    ``lane`` is whose step it was: a store's answer to a write, and the feed's answer to a post, belong to
+    the writer's lane, so a picture can draw the message from the writer to the actor that answered;
     ``label`` is a few characters for a timeline.
     """
 
@@ -201,7 +202,8 @@ class World:
             text = f"rejects {attempt.name}'s request ({key_text}): {answer.reason}"
             label = "rejected"
             where = ()
-        self.emit("feed", f"post-{answer.status}", text, label, records=where)
+        # The feed answers, in the posting attempt's lane: a picture draws the post from the one to the other.
+        self.emit("feed", f"post-{answer.status}", text, label, attempt.actor, records=where)
 
     # --- lookups the actors and the checker share --------------------------------------------------
 

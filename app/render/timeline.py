@@ -7,6 +7,7 @@ from html import escape
 
 from app.content import titles
 from app.palette import PALETTE
+from model.records import PROTECTED_STORES
 from model.trace import ECHO_KINDS, MINOR_KINDS
 
 # Which marker stands for a cell, by the most telling kind of event in it (shape, not colour alone).
@@ -60,16 +61,43 @@ PRIORITY = {kind: n for n, (kind, *_) in enumerate(MARKERS)}
 STYLE = {kind: (marker, PALETTE[colour], symbol) for kind, marker, colour, symbol in MARKERS}
 PLAIN = ("circle", PALETTE["muted"], "●")
 CELL_COLUMNS = ("tick", "lane", "marker", "colour", "symbol", "label", "above", "detail")
+ARROW_COLUMNS = ("tick", "source", "target", "x")  # x: the tick, nudged apart when one tick has several
+RECORDS_LANE = "records"  # the protected stores, drawn as one lane: where writes land or are refused
 FIXED_LANES = ("report", "controller", "feed", "newsletter")
 
 
 def lanes_of(trace: dict) -> list[str]:
-    """The rows: the report, the controller, each attempt in number order, the feed, the newsletter."""
+    """The rows: the report, the controller, each attempt in number order, the records (the protected
+    stores), the feed, the newsletter."""
     seen = {e["lane"] for f in trace["ticks"] for e in f["events"]}
     attempts = sorted(
         (lane for lane in seen if lane.startswith("attempt")), key=lambda s: int(s.split("#")[1])
     )
-    return ["report", "controller", *attempts, "feed", "newsletter"]
+    return ["report", "controller", *attempts, RECORDS_LANE, "feed", "newsletter"]
+
+
+def place(event: dict) -> str:
+    """The lane an event is drawn in: where it happened. A store's answer is at the records, the feed's
+    at the feed (the trace's ``lane`` says whose step it answered, where its arrow starts)."""
+    if event["actor"] in PROTECTED_STORES:
+        return RECORDS_LANE
+    if event["actor"] == "feed":
+        return "feed"
+    return event["lane"]
+
+
+def arrows_of(trace: dict) -> dict[str, list]:
+    """A message per tick and pair of lanes: a write from the attempt to the records, a post to the feed.
+    Several at one tick are drawn side by side (``x``, in ticks), so one never runs through another."""
+    columns: dict[str, list] = {k: [] for k in ARROW_COLUMNS}
+    for frame in trace["ticks"]:
+        pairs = list(dict.fromkeys((e["lane"], place(e)) for e in frame["events"] if place(e) != e["lane"]))
+        for k, (source, target) in enumerate(pairs):
+            columns["tick"].append(frame["tick"])
+            columns["source"].append(source)
+            columns["target"].append(target)
+            columns["x"].append(frame["tick"] + 0.12 * (k - (len(pairs) - 1) / 2))
+    return columns
 
 
 def who(event: dict) -> str:
@@ -83,7 +111,7 @@ def cells_of(trace: dict) -> dict[str, list]:
     for frame in trace["ticks"]:
         by_lane: dict[str, list] = {}
         for event in frame["events"]:
-            by_lane.setdefault(event["lane"], []).append(event)
+            by_lane.setdefault(place(event), []).append(event)
         for lane, events in by_lane.items():
             ranked = sorted(events, key=lambda e: PRIORITY.get(e["kind"], 99))
             marker, colour, symbol = STYLE.get(ranked[0]["kind"], PLAIN)
@@ -193,6 +221,19 @@ def timeline_svg(trace: dict, tick: int) -> str:
     for t in range(end + 1):
         out.append(
             f'<text class="tick" x="{left + col * t}" y="{height - 8}" text-anchor="middle">t{t}</text>'
+        )
+    out.append(
+        '<defs><marker id="timeline-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
+        'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrow-head"/>'
+        "</marker></defs>"
+    )
+    arrows = upto(arrows_of(trace), tick)
+    for at, source, target in zip(arrows["x"], arrows["source"], arrows["target"], strict=True):
+        step = 9 if y[target] > y[source] else -9  # start and end clear of the marks
+        x = left + col * at
+        out.append(
+            f'<line class="message" x1="{x}" x2="{x}" y1="{y[source] + step}" y2="{y[target] - step}" '
+            'marker-end="url(#timeline-arrow)"/>'
         )
     cells = upto(cells_of(trace), tick)
     for n, t in enumerate(cells["tick"]):

@@ -12,7 +12,7 @@ from bokeh.models import BoxAnnotation, ColumnDataSource, FactorRange, HoverTool
 from bokeh.plotting import figure
 
 from app.palette import PALETTE
-from app.render.timeline import CELL_COLUMNS, breaches_of, cells_of, lanes_of, upto
+from app.render.timeline import ARROW_COLUMNS, CELL_COLUMNS, arrows_of, breaches_of, cells_of, lanes_of, upto
 
 
 class TimelinePlot:
@@ -23,9 +23,13 @@ class TimelinePlot:
         # breach marks, as the static SVG timeline places them. The embed uses fewer.
         self.row_height = row_height
         self.cells = ColumnDataSource({k: [] for k in (*CELL_COLUMNS, "dy")})
+        self.arrows = ColumnDataSource(
+            {k: [] for k in ARROW_COLUMNS}
+        )  # writes to the records, posts to the feed
         self.breaches = ColumnDataSource({k: [] for k in ("tick", "lane", "label", "detail", "line", "dy")})
         self._all_cells: dict[str, list] = {}
         self._all_breaches: dict[str, list] = {}
+        self._all_arrows: dict[str, list] = {}
         fig = figure(
             height=430,
             sizing_mode="stretch_width",
@@ -36,7 +40,18 @@ class TimelinePlot:
             title=None,
             output_backend="svg",  # text the browser can measure (tests check no two labels overlap)
         )
-        fig.scatter("tick", "lane", source=self.cells, marker="marker", color="colour", size=13, line_width=2)
+        fig.segment(
+            "x",
+            "source",
+            "x",
+            "target",
+            source=self.arrows,
+            line_color=PALETTE["muted"],
+            line_dash="dotted",
+        )
+        marks = fig.scatter(
+            "tick", "lane", source=self.cells, marker="marker", color="colour", size=13, line_width=2
+        )
         labels = fig.text(
             "tick",
             "lane",
@@ -60,7 +75,7 @@ class TimelinePlot:
             text_font_style="bold",
             text_color=PALETTE["bad"],
         )
-        fig.add_tools(HoverTool(renderers=[labels, fig.renderers[0]], tooltips="<div>@detail{safe}</div>"))
+        fig.add_tools(HoverTool(renderers=[labels, marks], tooltips="<div>@detail{safe}</div>"))
         self.now = BoxAnnotation(
             left=-0.5,
             right=0.5,
@@ -86,6 +101,7 @@ class TimelinePlot:
         self.figure.xaxis.ticker = list(range(end + 1))
         self.figure.xaxis.major_label_overrides = {t: f"t{t}" for t in range(end + 1)}
         self._all_cells = cells_of(trace)
+        self._all_arrows = arrows_of(trace)
         shift = 14 if self.row_height < 60 else 16  # px above or below the lane (down is +)
         self._all_cells["dy"] = [-shift if above else shift for above in self._all_cells["above"]]
         self._all_breaches = breaches_of(trace)
@@ -93,6 +109,7 @@ class TimelinePlot:
 
     def set_tick(self, tick: int) -> None:
         self.cells.data = upto(self._all_cells, tick)
+        self.arrows.data = upto(self._all_arrows, tick)
         # A compact plot (the embed) has no room under its lanes for breach marks; its badge line says them.
         self.breaches.data = upto(self._all_breaches, -1 if self.row_height < 60 else tick)
         self.now.left, self.now.right = tick - 0.5, tick + 0.5

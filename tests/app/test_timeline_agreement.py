@@ -49,3 +49,25 @@ def test_both_timelines_draw_the_same_cells_at_every_tick(preset):
 
 def _lanes(svg: str) -> list[str]:
     return [unescape(x) for x in re.findall(r'<text class="lane"[^>]*>([^<]*)</text>', svg)]
+
+
+def test_writes_and_posts_are_messages_to_where_they_are_answered():
+    from app.render.timeline import arrows_of, cells_of
+
+    trace = trace_dict(run(Switches()))
+    drawn = arrows_of(trace)
+    arrows = set(zip(drawn["tick"], drawn["source"], drawn["target"], strict=True))
+    assert (8, "attempt #1", "records") in arrows  # the woken #1's write, refused at the records
+    assert (11, "attempt #2", "feed") in arrows and (14, "attempt #3", "feed") in arrows  # post, resend
+    cells = cells_of(trace)
+    at = {
+        (t, lane): symbol
+        for t, lane, symbol in zip(cells["tick"], cells["lane"], cells["symbol"], strict=True)
+    }
+    assert at[(8, "records")] == "✖"  # the refusal is drawn at the store, not at the writer
+    svg = timeline_svg(trace, trace["end_tick"])
+    assert svg.count('class="message"') == len(arrows)
+    plot = TimelinePlot()
+    plot.set_trace(trace)
+    plot.set_tick(trace["end_tick"])
+    assert plot.arrows.data == drawn
