@@ -79,7 +79,11 @@ def _parser() -> argparse.ArgumentParser:
     commands.required = True
     trace = commands.add_parser("trace", help="one run, tick by tick", allow_abbrev=False)
     _add_switch_flags(trace, ALL_SETTINGS)
-    trace.add_argument("--json", action="store_true", help="print {switches, trace, outcome} as JSON")
+    form = trace.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print {switches, trace, outcome} as JSON")
+    form.add_argument(
+        "--markdown", action="store_true", help="a worksheet: switches, trace, invariants, outcome"
+    )
     sweep = commands.add_parser("sweep", help="the outcomes of all 864 combinations", allow_abbrev=False)
     _add_switch_flags(sweep, ["unversioned"])
     form = sweep.add_mutually_exclusive_group()
@@ -115,6 +119,26 @@ def format_trace(run_) -> str:
 
 def _at(tick: int | None, otherwise: str) -> str:
     return otherwise if tick is None else f"t{tick}"
+
+
+def format_markdown(run_) -> str:
+    """The run as a Markdown worksheet for a class: the switches, what happened tick by tick, each
+    invariant held or broken (and where), and the outcome."""
+    trace = trace_dict(run_)
+    switches = " · ".join(f"{k} **{v}**" for k, v in run_.switches.to_dict(advanced=True).items())
+    lines = ["# Durable work: one run", "", f"Switches: {switches}", "", "## What happens", "",
+             "| tick | who | what happens |", "| --- | --- | --- |"]  # fmt: skip
+    for frame in trace["ticks"]:
+        for n, event in enumerate(e for e in frame["events"] if e["kind"] not in ECHO_KINDS):
+            tick = f"t{frame['tick']}" if n == 0 else ""
+            lines.append(f"| {tick} | {event['actor']} | {event['text'].replace('|', '/')} |")
+    lines += ["", "## Invariants", ""]
+    for inv in trace["invariants"]:
+        b = inv["breach"]
+        said = f"**broken** at t{b['tick']} by {b['actor']}: {b['detail']}" if b else "held"
+        lines.append(f"- {inv['id']} ({inv['meaning']}): {said}")
+    lines += ["", "## Outcome", "", "```", *format_outcome(run_.outcome()), "```"]
+    return "\n".join(lines)
 
 
 def format_outcome(o: Outcome) -> list[str]:
@@ -190,6 +214,8 @@ def _run(args: argparse.Namespace) -> None:
                     }
                 )
             )
+        elif args.markdown:
+            print(format_markdown(result))
         else:
             print(format_trace(result))
     elif args.command == "sweep":

@@ -94,3 +94,21 @@ def test_a_write_error_is_a_message_not_a_traceback():
         )
     assert done.returncode == 1
     assert "cannot write the output" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_trace_markdown_is_a_worksheet_of_the_models_run():
+    from model import Switches, run, trace_dict
+
+    done = cli("trace", "--markdown", "--post-key", "none")
+    assert done.returncode == 0
+    text = done.stdout
+    result = run(Switches(post_key="none"))
+    trace = trace_dict(result)
+    assert text.startswith("# Durable work: one run") and "post_key **none**" in text
+    events = sum(1 for f in trace["ticks"] for e in f["events"] if e["kind"] != "write")
+    assert text.count("\n| ") - 2 == events  # one row per event, after the header and its rule
+    for inv in trace["invariants"]:
+        b = inv["breach"]
+        assert (f"{inv['id']} (" in text) and ((f"**broken** at t{b['tick']}" in text) if b else True)
+    assert f"{result.outcome().model_calls} against a minimum of 4" in text
+    assert cli("trace", "--markdown", "--json").returncode == 2  # one form at a time
