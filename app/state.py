@@ -14,7 +14,7 @@ import param
 from app.content import text, title_and_body
 from app.tabs import TAB_IDS
 from model import Switches, run, trace_dict
-from model.switches import ALL_SETTINGS, SETTINGS, allowed_values
+from model.switches import ALL_SETTINGS, SETTINGS, allowed_values, quoted
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}  # milliseconds per tick
 DEFAULTS: dict[str, str] = Switches().to_dict(advanced=True)
@@ -39,7 +39,6 @@ URL_FLAGS = ("tick", "embed", "view", "tab", "preset")
 FIGURES = ("timeline", "lifecycles", "badges")
 MAX_TICK_DIGITS = 6  # longer is not a tick of any run; never handed to int()
 MAX_FIELDS = 100  # a query with more is no link of ours
-QUOTE = 60  # characters of a reader's value quoted back in a notice
 
 
 def _switch_param(setting: str) -> param.Selector:
@@ -49,11 +48,6 @@ def _switch_param(setting: str) -> param.Selector:
 
 
 _Settings = param.parameterized_class("_Settings", {s.id: _switch_param(s.id) for s in SETTINGS})
-
-
-def quoted(value: str) -> str:
-    """A reader's value as a notice quotes it: plain text, at most QUOTE characters (escaped by the view)."""
-    return f"'{value[:QUOTE]}'" + ("…" if len(value) > QUOTE else "")
 
 
 class Explainer(_Settings):

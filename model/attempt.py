@@ -179,7 +179,7 @@ class Attempt:
             self.announcement = self.candidate.digest_id
             self.phase = Phase.POST
         elif verdict is Verdict.REFUSED:
-            self._stop(world, lc.CANDIDATE_REFUSED)
+            self._stop(world, lc.Happening.CANDIDATE_REFUSED)
         # Verdict.REJECTED: the token check fenced us, and the rejected write already stopped us.
 
     def _post(self, world: World) -> None:
@@ -188,7 +188,7 @@ class Attempt:
             world.emit(
                 self.actor, "done", f"{self.name} finds the announcement of {announcement} confirmed", "done"
             )
-            self._stop(world, lc.POST_CONFIRMED)
+            self._stop(world, lc.Happening.POST_CONFIRMED)
             return
         key = self._key(world.switches.post_key, announcement)
         resend = world.records.pending_intent(announcement) is not None
@@ -200,7 +200,7 @@ class Attempt:
             world.emit(
                 self.actor, "intent", f"{self.name} records the intent to announce {announcement}", "intent"
             )
-            world.lifecycles.move("effect", announcement, lc.SENT, world.tick)
+            world.lifecycles.move("effect", announcement, lc.Happening.SENT, world.tick)
         answer = world.feed.receive(key, (announcement,), self.number, world.tick)
         world.emit_feed(self, announcement, key, answer, resend)
         if answer.status is Status.REJECTED:
@@ -215,11 +215,11 @@ class Attempt:
         ack = EffectRecord(announcement, EffectKind.ACK, key, self.number, self.token, world.tick)
         if not self.write(world, "effects", f"acknowledgement of {announcement}", ack):
             return
-        world.lifecycles.move("effect", announcement, lc.RECEIVER_ANSWERS, world.tick)
+        world.lifecycles.move("effect", announcement, lc.Happening.RECEIVER_ANSWERS, world.tick)
         world.emit(
             self.actor, "confirmed", f"{self.name} records the acknowledgement: confirmed", "confirmed"
         )
-        self._stop(world, lc.POST_CONFIRMED)
+        self._stop(world, lc.Happening.POST_CONFIRMED)
 
     def _key(self, policy: PostKey, announcement: str) -> str | None:
         """The operation key: derived from (announcement, digest), from that and the attempt, or none."""
@@ -236,18 +236,18 @@ class Attempt:
         result: WriteResult = world.records.store(store).write(self.token, *records)
         world.note_write(self, store, what, result, len(records))
         if not result.applied:
-            self._stop(world, lc.WRITE_REJECTED)
+            self._stop(world, lc.Happening.WRITE_REJECTED)
         return result.applied
 
     def _stop(self, world: World, event: lc.Happening) -> None:
         self.phase = Phase.STOPPED
         world.lifecycles.move("attempt", self.name, event, world.tick)
-        if event == lc.WRITE_REJECTED:
+        if event == lc.Happening.WRITE_REJECTED:
             world.emit(
                 self.actor,
                 "fenced",
                 f"{self.name} is fenced: it may still be alive, but it may not write",
                 "fenced",
             )
-        elif event == lc.CANDIDATE_REFUSED:
+        elif event == lc.Happening.CANDIDATE_REFUSED:
             world.emit(self.actor, "stopped", f"{self.name} stops: its candidate was refused", "stops")

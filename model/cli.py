@@ -24,18 +24,10 @@ from .bench import main as bench_main
 from .invariants import INVARIANT_IDS
 from .outcome import MINIMUM_CALLS, OUTCOME_KEYS, Outcome
 from .simulation import run
-from .switches import ALL_SETTINGS, SWITCH_IDS, Switches, allowed_values
+from .switches import ALL_SETTINGS, SWITCH_IDS, Switches, allowed_values, quoted
 from .trace import ECHO_KINDS, dumps, trace_dict
 
-QUOTE = 60  # characters of a bad value quoted back
 MAX_REPEAT = 1000
-
-
-def quoted(value: str) -> str:
-    """A value as an error message quotes it: repr, cut to its first QUOTE characters."""
-    return repr(value[:QUOTE]) + (
-        f" (and {len(value) - QUOTE} more characters)" if len(value) > QUOTE else ""
-    )
 
 
 def _one_of(setting: str):

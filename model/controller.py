@@ -60,7 +60,7 @@ class Controller:
                     ACTOR, "heartbeat-missed", f"{attempt.name} misses a heartbeat", f"{attempt.name} silent"
                 )
                 continue
-            world.lifecycles.move("attempt", attempt.name, lc.MISSED_HEARTBEATS, world.tick)
+            world.lifecycles.move("attempt", attempt.name, lc.Happening.MISSED_HEARTBEATS, world.tick)
             world.emit(
                 ACTOR,
                 "unknown",
@@ -137,7 +137,7 @@ class Controller:
             attempt.announcement = accepted.digest_id
         else:
             self._reconcile(world, attempt, pin)
-        world.lifecycles.move("attempt", attempt.name, lc.DISPATCH, world.tick)
+        world.lifecycles.move("attempt", attempt.name, lc.Happening.DISPATCH, world.tick)
         world.emit(ACTOR, "dispatch", f"dispatches {attempt.name}", f"dispatch {attempt.name}")
 
     def _accepted_digest_of(self, world: World, predecessor: Attempt | None) -> Acceptance | None:
@@ -196,7 +196,7 @@ class Controller:
         instance = world.artifact_instance(candidate)
         problem = self._assess(world, attempt, candidate)
         if problem:
-            world.lifecycles.move("artifact", instance, lc.ASSESSED_REFUSED, world.tick)
+            world.lifecycles.move("artifact", instance, lc.Happening.ASSESSED_REFUSED, world.tick)
             world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {problem}", "refused")
             return Verdict.REFUSED
         version = attempt.pin.name if attempt.pin is not None else None
@@ -210,7 +210,7 @@ class Controller:
         )
         if not attempt.write(world, "acceptances", f"acceptance of {candidate.digest_id}", acceptance):
             return Verdict.REJECTED
-        world.lifecycles.move("artifact", instance, lc.ASSESSED_RECORDED, world.tick)
+        world.lifecycles.move("artifact", instance, lc.Happening.ASSESSED_RECORDED, world.tick)
         for_what = f"for {version}" if version else "with no version to name"
         world.emit(
             ACTOR,

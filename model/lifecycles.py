@@ -114,18 +114,7 @@ class Happening(enum.StrEnum):
     RECEIVER_ANSWERS = "receiver answers"
 
 
-# Short names, as the actors use them.
-DISPATCH = Happening.DISPATCH
-MISSED_HEARTBEATS = Happening.MISSED_HEARTBEATS
-WRITE_REJECTED = Happening.WRITE_REJECTED
-CANDIDATE_REFUSED = Happening.CANDIDATE_REFUSED
-POST_CONFIRMED = Happening.POST_CONFIRMED
-ASSESSED_RECORDED = Happening.ASSESSED_RECORDED
-ASSESSED_REFUSED = Happening.ASSESSED_REFUSED
-INPUT_SUPERSEDED = Happening.INPUT_SUPERSEDED
-SENT = Happening.SENT
-RECEIVER_ANSWERS = Happening.RECEIVER_ANSWERS
-
+H = Happening
 A = AttemptState
 ATTEMPT = Machine(
     name="attempt",
@@ -133,14 +122,14 @@ ATTEMPT = Machine(
     initial=A.ADMITTED,
     states=tuple(A),
     transitions=(
-        Transition(A.ADMITTED, DISPATCH, A.RUNNING),
-        Transition(A.RUNNING, MISSED_HEARTBEATS, A.UNKNOWN, "never success, never failure"),
-        Transition(A.RUNNING, WRITE_REJECTED, A.FENCED, "stale token; may still be alive"),
-        Transition(A.UNKNOWN, WRITE_REJECTED, A.FENCED, "stale token; may still be alive"),
-        Transition(A.RUNNING, CANDIDATE_REFUSED, A.REFUSED),
-        Transition(A.RUNNING, POST_CONFIRMED, A.DONE),
-        Transition(A.UNKNOWN, CANDIDATE_REFUSED, A.REFUSED, "a suspected attempt, unfenced, refused", True),
-        Transition(A.UNKNOWN, POST_CONFIRMED, A.DONE, "a suspected attempt, unfenced, posted", True),
+        Transition(A.ADMITTED, H.DISPATCH, A.RUNNING),
+        Transition(A.RUNNING, H.MISSED_HEARTBEATS, A.UNKNOWN, "never success, never failure"),
+        Transition(A.RUNNING, H.WRITE_REJECTED, A.FENCED, "stale token; may still be alive"),
+        Transition(A.UNKNOWN, H.WRITE_REJECTED, A.FENCED, "stale token; may still be alive"),
+        Transition(A.RUNNING, H.CANDIDATE_REFUSED, A.REFUSED),
+        Transition(A.RUNNING, H.POST_CONFIRMED, A.DONE),
+        Transition(A.UNKNOWN, H.CANDIDATE_REFUSED, A.REFUSED, "a suspected attempt, unfenced, refused", True),
+        Transition(A.UNKNOWN, H.POST_CONFIRMED, A.DONE, "a suspected attempt, unfenced, posted", True),
     ),
 )
 
@@ -152,14 +141,14 @@ ARTIFACT = Machine(
     transitions=(
         Transition(
             ArtifactState.CANDIDATE,
-            ASSESSED_RECORDED,
+            H.ASSESSED_RECORDED,
             ArtifactState.ACCEPTED,
             "for a named version and contract",
         ),
-        Transition(ArtifactState.CANDIDATE, ASSESSED_REFUSED, ArtifactState.REFUSED),
+        Transition(ArtifactState.CANDIDATE, H.ASSESSED_REFUSED, ArtifactState.REFUSED),
         Transition(
             ArtifactState.ACCEPTED,
-            INPUT_SUPERSEDED,
+            H.INPUT_SUPERSEDED,
             ArtifactState.ACCEPTED,
             "history; not dependable for latest",
         ),
@@ -172,8 +161,8 @@ EFFECT = Machine(
     initial=EffectState.INTENT_RECORDED,
     states=tuple(EffectState),
     transitions=(
-        Transition(EffectState.INTENT_RECORDED, SENT, EffectState.UNCONFIRMED),
-        Transition(EffectState.UNCONFIRMED, RECEIVER_ANSWERS, EffectState.CONFIRMED),
+        Transition(EffectState.INTENT_RECORDED, H.SENT, EffectState.UNCONFIRMED),
+        Transition(EffectState.UNCONFIRMED, H.RECEIVER_ANSWERS, EffectState.CONFIRMED),
     ),
 )
 

@@ -233,7 +233,7 @@ class World:
             for acceptance in self.records.acceptances.records:
                 if acceptance.version is not None and acceptance.version != self.report.name:
                     instance = self.artifact_instance(self.candidate_of(acceptance))
-                    self.lifecycles.move("artifact", instance, lc.INPUT_SUPERSEDED, self.tick)
+                    self.lifecycles.move("artifact", instance, lc.Happening.INPUT_SUPERSEDED, self.tick)
             self.controller.note_correction(self)
         for attempt in self.attempts:
             if attempt.alive and attempt.silent_until == self.tick:

@@ -92,6 +92,17 @@ class SwitchError(ValueError):
     """A switch id or value that does not exist; the message names the allowed ones."""
 
 
+QUOTE = 60  # characters of a reader's value that a message quotes back
+
+
+def quoted(value: object) -> str:
+    """A value as a message quotes it: repr, cut to its first QUOTE characters (a link or a command line
+    can carry anything, and a message should not repeat thousands of characters of it)."""
+    text = value if isinstance(value, str) else repr(value)
+    more = f" (and {len(text) - QUOTE} more characters)" if len(text) > QUOTE else ""
+    return repr(text[:QUOTE]) + more
+
+
 class Role(enum.StrEnum):
     """What a setting is, in the article's terms."""
 
@@ -159,7 +170,9 @@ def parse_value(setting_id: str, value: object) -> enum.Enum:
     for member in enum_type:
         if member.value == value:
             return member
-    raise SwitchError(f"{setting_id} must be one of {', '.join(allowed_values(setting_id))}; got {value!r}")
+    raise SwitchError(
+        f"{setting_id} must be one of {', '.join(allowed_values(setting_id))}; got {quoted(value)}"
+    )
 
 
 @dataclass(frozen=True)

@@ -26,19 +26,20 @@ def badge_items(trace: dict, tick: int, outcome: dict) -> list[dict]:
     for inv in trace["invariants"]:
         state = frame["invariants"][inv["id"]]
         when = f" at t{inv['breach']['tick']}" if state == "broken" else ""
-        items.append({"id": inv["id"], "title": names[inv["id"]], "state": state, "words": f"{state}{when}"})
+        item = {"id": inv["id"], "title": names[inv["id"]], "state": state, "words": f"{state}{when}"}
+        items.append({**item, "mark": STATE_MARK[state]})
     finished = finished_text(outcome, trace, tick)
     tone = {"yes": "held", "no": "broken"}.get(finished, "pending")
-    items.append({"id": "finished", "title": names["finished"], "state": tone, "words": finished})
+    item = {"id": "finished", "title": names["finished"], "state": tone, "words": finished}
+    items.append({**item, "mark": STATE_MARK[finished]})
     return items
 
 
 def badges_html(trace: dict, tick: int, outcome: dict, interactive: bool = False) -> str:
     parts = []
     for item in badge_items(trace, tick, outcome):
-        mark = STATE_MARK.get(item["words"].split(" at ")[0], STATE_MARK.get(item["state"], "…"))
         inner = (
-            f'<span class="mark" aria-hidden="true">{mark}</span> '
+            f'<span class="mark" aria-hidden="true">{item["mark"]}</span> '
             f"{escape(item['title'])}: <strong>{escape(item['words'])}</strong>"
         )
         if interactive:
@@ -54,7 +55,7 @@ def badge_strip_html(trace: dict, tick: int, outcome: dict, always: bool = False
     """The badges in one short line, for a narrow screen where the full badges are far from the player
     (``always``: on every screen, for a layout with no badges column)."""
     items = "".join(
-        f'<li class="{item["state"]}"><span aria-hidden="true">{STATE_MARK.get(item["state"], "…")}</span> '
+        f'<li class="{item["state"]}"><span aria-hidden="true">{item["mark"]}</span> '
         f"{escape(item['title'])}: {escape(item['words'])}</li>"
         for item in badge_items(trace, tick, outcome)
     )

@@ -18,14 +18,15 @@ from app.render.timeline import ARROW_COLUMNS, CELL_COLUMNS, arrows_of, breaches
 class TimelinePlot:
     """Holds one Bokeh figure and redraws it in place for a new trace or a new tick."""
 
-    def __init__(self, row_height: int = 80) -> None:
+    def __init__(self, compact: bool = False) -> None:
         # Pixels per lane: labels above it (even ticks), below it (odd ticks), then up to two lines of
-        # breach marks, as the static SVG timeline places them. The embed uses fewer.
-        self.row_height = row_height
+        # breach marks, as the static SVG timeline places them. The compact plot (the embed) is shorter
+        # and leaves the breach marks to its badge line.
+        self.compact = compact
+        self.row_height = 40 if compact else 80
+        self.label_shift = 14 if compact else 16  # px above or below the lane (down is +)
         self.cells = ColumnDataSource({k: [] for k in (*CELL_COLUMNS, "dy")})
-        self.arrows = ColumnDataSource(
-            {k: [] for k in ARROW_COLUMNS}
-        )  # writes to the records, posts to the feed
+        self.arrows = ColumnDataSource({k: [] for k in ARROW_COLUMNS})  # writes to records, posts to feed
         self.breaches = ColumnDataSource({k: [] for k in ("tick", "lane", "label", "detail", "line", "dy")})
         self._all_cells: dict[str, list] = {}
         self._all_breaches: dict[str, list] = {}
@@ -52,29 +53,8 @@ class TimelinePlot:
         marks = fig.scatter(
             "tick", "lane", source=self.cells, marker="marker", color="colour", size=13, line_width=2
         )
-        labels = fig.text(
-            "tick",
-            "lane",
-            text="label",
-            source=self.cells,
-            y_offset="dy",
-            text_font_size="10px",
-            text_align="center",
-            text_baseline="middle",
-            text_color=PALETTE["ink"],
-        )
-        fig.text(
-            "tick",
-            "lane",
-            text="label",
-            source=self.breaches,
-            y_offset="dy",
-            text_align="center",
-            text_baseline="middle",
-            text_font_size="11px",
-            text_font_style="bold",
-            text_color=PALETTE["bad"],
-        )
+        labels = _labels(fig, self.cells, "10px", "normal", PALETTE["ink"])
+        _labels(fig, self.breaches, "11px", "bold", PALETTE["bad"])
         fig.add_tools(HoverTool(renderers=[labels, marks], tooltips="<div>@detail{safe}</div>"))
         self.now = BoxAnnotation(
             left=-0.5,
@@ -102,7 +82,7 @@ class TimelinePlot:
         self.figure.xaxis.major_label_overrides = {t: f"t{t}" for t in range(end + 1)}
         self._all_cells = cells_of(trace)
         self._all_arrows = arrows_of(trace)
-        shift = 14 if self.row_height < 60 else 16  # px above or below the lane (down is +)
+        shift = self.label_shift
         self._all_cells["dy"] = [-shift if above else shift for above in self._all_cells["above"]]
         self._all_breaches = breaches_of(trace)
         self._all_breaches["dy"] = [32 + 13 * line for line in self._all_breaches["line"]]
@@ -111,5 +91,13 @@ class TimelinePlot:
         self.cells.data = upto(self._all_cells, tick)
         self.arrows.data = upto(self._all_arrows, tick)
         # A compact plot (the embed) has no room under its lanes for breach marks; its badge line says them.
-        self.breaches.data = upto(self._all_breaches, -1 if self.row_height < 60 else tick)
+        self.breaches.data = upto(self._all_breaches, -1 if self.compact else tick)
         self.now.left, self.now.right = tick - 0.5, tick + 0.5
+
+
+def _labels(fig, source: ColumnDataSource, size: str, weight: str, colour: str):
+    """Text centred on each row's tick and lane, moved up or down by its ``dy`` column (in pixels)."""
+    return fig.text(
+        "tick", "lane", text="label", source=source, y_offset="dy", text_align="center",
+        text_baseline="middle", text_font_size=size, text_font_style=weight, text_color=colour,
+    )  # fmt: skip

@@ -61,7 +61,7 @@ class TraceView(pn.viewable.Viewer):
         if self.lifecycles_only:
             panes = [self._bound(lambda trace, tick: self._lifecycles(trace, tick), "lifecycles")]
         else:
-            self.plot = TimelinePlot(row_height=40 if self.compact else 80)
+            self.plot = TimelinePlot(compact=self.compact)
             self.state.param.watch(self._redraw_plot, ["trace", "tick"])
             self._redraw_plot()
             lead = "" if self.compact else caption_html("timeline")

@@ -18,13 +18,18 @@ def site(tmp_path_factory):
     return build.build(tmp_path_factory.mktemp("site") / "site")
 
 
+def serve_folder(folder) -> tuple[http.server.ThreadingHTTPServer, int]:
+    """A static server for ``folder`` on a free loopback port, in a thread; shut it down when done."""
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1]
+
+
 @pytest.fixture(scope="session")
 def site_url(site):
-    handler = functools.partial(QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server, port = serve_folder(site)
+    yield f"http://127.0.0.1:{port}"
     server.shutdown()
 
 

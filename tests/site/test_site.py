@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import http.server
 import json
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import zipfile
 from pathlib import Path
 
@@ -21,7 +18,7 @@ from playwright.sync_api import expect
 from model import Switches, dumps, run, trace_dict
 from model.analyses import fingerprint, sweep
 from tests.conftest import ROOT
-from tests.site.conftest import NODE_SCRIPT
+from tests.site.conftest import NODE_SCRIPT, serve_folder
 
 # The site vendors Pyodide and builds the model for it: out of the fast lane.
 pytestmark = pytest.mark.pyodide
@@ -210,12 +207,6 @@ def test_the_engines_page_shows_the_recorded_results(site):
 @pytest.mark.browser
 def test_the_live_app_takes_the_pre_renders_place_when_it_says_it_is_ready(site, tmp_path, page):
     """The loader's swap, with a stand-in for the converted app (its CDNs are out of reach here)."""
-    import functools
-    import http.server
-    import threading
-
-    from tests.site.conftest import QuietHandler
-
     copy = tmp_path / "site"
     (copy / "app").mkdir(parents=True)
     shutil.copy2(site / "index.html", copy / "index.html")
@@ -227,12 +218,9 @@ def test_the_live_app_takes_the_pre_renders_place_when_it_says_it_is_ready(site,
         "setTimeout(() => parent.postMessage({type: 'durable-work-explainer:ready'}, '*'), 300);"
         "</script></body>"
     )
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(copy))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server, port = serve_folder(copy)
     try:
-        page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html?pins=off")
+        page.goto(f"http://127.0.0.1:{port}/index.html?pins=off")
         expect(page.locator("#prerender")).to_be_visible()
         assert "pins=off" in page.locator("iframe.live").get_attribute("src")
         expect(page.locator("#prerender")).to_be_hidden()
@@ -254,16 +242,6 @@ def test_the_pwa_option_adds_panels_service_worker(tmp_path):
     ), names
 
 
-def _serve_folder(folder) -> tuple[http.server.ThreadingHTTPServer, int]:
-    from tests.site.conftest import QuietHandler
-
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, server.server_address[1]
-
-
 @pytest.mark.browser
 def test_a_page_that_frames_the_site_cannot_take_the_live_slot(site, tmp_path, page):
     """A hostile page frames index.html and navigates the inner frame to a page of its own, which then
@@ -274,8 +252,8 @@ def test_a_page_that_frames_the_site_cannot_take_the_live_slot(site, tmp_path, p
     shutil.copy2(site / "index.html", copy / "index.html")
     shutil.copytree(site / "static", copy / "static")
     (copy / "app" / "explainer.html").write_text("<!doctype html><body>the live app, still loading</body>")
-    site_server, site_port = _serve_folder(copy)
-    hostile_server, hostile_port = _serve_folder(strange)
+    site_server, site_port = serve_folder(copy)
+    hostile_server, hostile_port = serve_folder(strange)
     site_url, hostile = f"http://127.0.0.1:{site_port}", f"http://localhost:{hostile_port}"  # two origins
     (strange / "inner.html").write_text(
         "<!doctype html><body><script>"
