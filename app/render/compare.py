@@ -45,7 +45,7 @@ def compare_html(
 
 def scratch_html(scratch: dict) -> str:
     """What restoring from the journal saved in this run, computed by the model."""
-    saved = scratch["from_scratch_calls"] - scratch["model_calls"]
+    saved = scratch["calls_saved"]
     if saved <= 0:
         return "<p>Nothing was restored from the journal in this run, so restoring saved no model calls.</p>"
     restored, rebuilt = scratch["calls_by_attempt"], scratch["from_scratch_by_attempt"]
