@@ -10,6 +10,9 @@ Choices where SPEC.md is silent:
 - A successor's resend does not record a second intent; it sends with its own key policy and records the
   acknowledgement.
 - A woken attempt that the controller suspected keeps its old token; the controller never takes it back.
+- With ``checkpoints none`` (beyond the article) nothing is journaled: a successor has nothing to restore.
+- With the ``per-work`` key (beyond the article) the feed can reject a post: the attempt records the
+  rejection in the effect records (so no successor resends it) and stops; the announcement is never made.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from . import lifecycles as lc
 from .feed import Status
 from .records import Candidate, EffectKind, EffectRecord, JournalRecord, Part, Purpose, Verdict, WriteResult
 from .report import SECTIONS, WORK_IDENTITY, ReportVersion, label, revenue_figure
+from .schedule import PosterDeath
 from .switches import Checkpoints, Pins, PostKey
 
 if TYPE_CHECKING:
@@ -71,6 +75,16 @@ class Attempt:
     # --- one step per tick -------------------------------------------------------------------------
 
     def act(self, world: World) -> None:
+        if (
+            self.in_flight is None
+            and self.phase is not Phase.COMPUTE
+            and world.silence_starts(self, self.phase)
+        ):
+            # Silent before a step that is not a model call: no step, so no heartbeat, until it wakes.
+            world.emit(
+                self.actor, "went-silent", f"{self.name} goes silent before it can {self.phase}", "silent"
+            )
+            return
         self.last_heartbeat = world.tick
         if self.in_flight is not None:
             self._finish_call(world, self.in_flight)
@@ -134,10 +148,11 @@ class Attempt:
             token=self.token,
             tick=world.tick,
         )
-        if world.switches.checkpoints is Checkpoints.EVERY_STEP:
+        checkpoints = world.switches.checkpoints
+        if checkpoints is Checkpoints.EVERY_STEP:
             if not self.write(world, "journal", f"journal {part.step}", record):
                 return
-        else:
+        elif checkpoints is Checkpoints.END_ONLY:
             self.unjournaled.append(record)
         self.parts[part.step] = part
         self.todo.remove(part.step)
@@ -201,16 +216,23 @@ class Attempt:
                 self.actor, "intent", f"{self.name} records the intent to announce {announcement}", "intent"
             )
             world.lifecycles.move("effect", announcement, lc.Happening.SENT, world.tick)
+        if not resend and world.poster_dies(self, PosterDeath.BEFORE_SEND):
+            self._die(world, "before sending")
+            return
         answer = world.feed.receive(key, (announcement,), self.number, world.tick)
         world.emit_feed(self, announcement, key, answer, resend)
         if answer.status is Status.REJECTED:
-            # Every key policy of the model names one announcement, so the feed never sees a remembered key
-            # with other parameters. Reaching this means a new policy broke that; say so, loudly.
-            raise AssertionError(f"the feed rejected {self.name}'s post of {announcement}: {answer.reason}")
-        if not resend and world.poster_dies_now(self):
-            self.alive = False
-            self.silent_until = FOREVER
-            world.emit(self.actor, "died", f"{self.name} dies before recording the acknowledgement", "dies")
+            # Only a key shared by different announcements (per-work) gets here: the world did not change.
+            rejection = EffectRecord(
+                announcement, EffectKind.REJECTION, key, self.number, self.token, world.tick
+            )
+            if not self.write(world, "effects", f"the feed's rejection of {announcement}", rejection):
+                return
+            world.lifecycles.move("effect", announcement, lc.Happening.RECEIVER_REJECTS, world.tick)
+            self._stop(world, lc.Happening.RECEIVER_REJECTS)
+            return
+        if not resend and world.poster_dies(self, PosterDeath.AFTER_APPLY):
+            self._die(world, "before recording the acknowledgement")
             return
         ack = EffectRecord(announcement, EffectKind.ACK, key, self.number, self.token, world.tick)
         if not self.write(world, "effects", f"acknowledgement of {announcement}", ack):
@@ -227,6 +249,8 @@ class Attempt:
             return label("announce", WORK_IDENTITY, announcement)
         if policy is PostKey.PER_ATTEMPT:
             return label("announce", WORK_IDENTITY, announcement, self.name)
+        if policy is PostKey.PER_WORK:
+            return label("announce", WORK_IDENTITY)
         return None
 
     # --- helpers -----------------------------------------------------------------------------------
@@ -238,6 +262,11 @@ class Attempt:
         if not result.applied:
             self._stop(world, lc.Happening.WRITE_REJECTED)
         return result.applied
+
+    def _die(self, world: World, when: str) -> None:
+        self.alive = False
+        self.silent_until = FOREVER
+        world.emit(self.actor, "died", f"{self.name} dies {when}", "dies")
 
     def _stop(self, world: World, event: lc.Happening) -> None:
         self.phase = Phase.STOPPED
@@ -251,3 +280,5 @@ class Attempt:
             )
         elif event == lc.Happening.CANDIDATE_REFUSED:
             world.emit(self.actor, "stopped", f"{self.name} stops: its candidate was refused", "stops")
+        elif event == lc.Happening.RECEIVER_REJECTS:
+            world.emit(self.actor, "stopped", f"{self.name} stops: the feed rejected its post", "stops")

@@ -13,6 +13,9 @@ Choices where SPEC.md is silent:
 - "Its predecessor's digest was already accepted" means: an acceptance was recorded for the candidate
   the predecessor assembled. The successor is then pinned to that acceptance's version (none with pins
   off) and only finishes that announcement.
+- The number of missed heartbeats before UNKNOWN is the schedule's ``threshold`` (2 in the article).
+- The attempt after the schedule's silent one stalls ``successor_stall`` ticks after its admission (0 in
+  the article): it takes no step, so it sends no heartbeat, until it wakes.
 - The rebuild after a correction (SPEC.md section 4) is due when, at the correction, some digest had
   already been accepted. It is admitted once the current owner's attempt has ended (fenced, refused or
   done), in the very tick it ends. With pins off the rebuild has no pin, like every attempt.
@@ -33,8 +36,12 @@ if TYPE_CHECKING:
     from .simulation import World
 
 FIRST_TOKEN = 41
-MISSED_HEARTBEATS_FOR_UNKNOWN = 2
 ACTOR = "controller"
+
+
+def _ordinal(n: int) -> str:
+    """'a second' for 2 (the article's words), 'a first' for 1, 'a third' for 3, ..."""
+    return "a " + {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(n, f"{n}th")
 
 
 class Controller:
@@ -55,16 +62,22 @@ class Controller:
                 attempt.missed = 0
                 continue
             attempt.missed += 1
-            if attempt.missed < MISSED_HEARTBEATS_FOR_UNKNOWN:
+            if attempt.missed < world.schedule.threshold:
                 world.emit(
-                    ACTOR, "heartbeat-missed", f"{attempt.name} misses a heartbeat", f"{attempt.name} silent"
+                    ACTOR,
+                    "heartbeat-missed",
+                    f"{attempt.name} misses a heartbeat ({attempt.missed} of {world.schedule.threshold})"
+                    if world.schedule.threshold > 2
+                    else f"{attempt.name} misses a heartbeat",
+                    f"{attempt.name} silent",
                 )
                 continue
             world.lifecycles.move("attempt", attempt.name, lc.Happening.MISSED_HEARTBEATS, world.tick)
             world.emit(
                 ACTOR,
                 "unknown",
-                f"{attempt.name} misses a second heartbeat: UNKNOWN (neither failed nor finished)",
+                f"{attempt.name} misses {_ordinal(attempt.missed)} heartbeat: UNKNOWN"
+                " (neither failed nor finished)",
                 f"{attempt.name} UNKNOWN",
             )
             if attempt is self.owner:
@@ -139,6 +152,15 @@ class Controller:
             self._reconcile(world, attempt, pin)
         world.lifecycles.move("attempt", attempt.name, lc.Happening.DISPATCH, world.tick)
         world.emit(ACTOR, "dispatch", f"dispatches {attempt.name}", f"dispatch {attempt.name}")
+        stall = world.schedule.successor_stall
+        if stall and number == world.schedule.silent_attempt + 1:
+            attempt.silent_until = world.tick + 1 + stall
+            world.emit(
+                attempt.actor,
+                "stalled",
+                f"{attempt.name} stalls for {stall} ticks before its first step",
+                "stalls",
+            )
 
     def _accepted_digest_of(self, world: World, predecessor: Attempt | None) -> Acceptance | None:
         if predecessor is None or predecessor.candidate is None:

@@ -11,6 +11,11 @@ them so that the page can show them as additions:
   carries on, and its candidate can be refused by the assessor (pins on, stale pin).
 - attempt ``UNKNOWN --post confirmed--> done``: with fencing off, a suspected attempt that wakes can go on
   to post, and its post is confirmed. The controller never takes an attempt back from UNKNOWN.
+
+Transitions marked ``beyond=True`` are reachable only with a setting beyond the article's eight switches
+(the ``per-work`` post key, whose feed rejects a second announcement under the same key): the effect
+``unconfirmed --receiver rejects--> rejected`` and the attempt's ``post rejected``. A trace lists them only
+when its run could take them, so the article's runs keep the article's machines.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ class Transition:
     target: str
     note: str = ""
     addition: bool = False
+    beyond: bool = False  # reachable only with a setting beyond the article's
 
     def to_dict(self) -> dict:
         return {
@@ -68,13 +74,16 @@ class Machine:
         except KeyError:
             raise TransitionNotAllowed(self.name, instance, state, event) from None
 
-    def to_dict(self) -> dict:
+    def to_dict(self, beyond: bool = True) -> dict:
+        """The machine as data; ``beyond=False`` leaves out what only settings beyond the article reach."""
+        transitions = [t for t in self.transitions if beyond or not t.beyond]
+        reached = {self.initial} | {t.source for t in transitions} | {t.target for t in transitions}
         return {
             "name": self.name,
             "question": self.question,
             "initial": self.initial,
-            "states": list(self.states),
-            "transitions": [t.to_dict() for t in self.transitions],
+            "states": [s for s in self.states if s in reached],
+            "transitions": [t.to_dict() for t in transitions],
         }
 
 
@@ -85,6 +94,7 @@ class AttemptState(enum.StrEnum):
     FENCED = "fenced"
     REFUSED = "refused"
     DONE = "done"
+    REJECTED = "post rejected"  # beyond the article: the feed rejected its post
 
 
 class ArtifactState(enum.StrEnum):
@@ -97,6 +107,7 @@ class EffectState(enum.StrEnum):
     INTENT_RECORDED = "intent recorded"
     UNCONFIRMED = "unconfirmed"
     CONFIRMED = "confirmed"
+    REJECTED = "rejected"  # beyond the article: the feed refused a remembered key with other parameters
 
 
 class Happening(enum.StrEnum):
@@ -112,6 +123,7 @@ class Happening(enum.StrEnum):
     INPUT_SUPERSEDED = "input superseded"
     SENT = "sent"
     RECEIVER_ANSWERS = "receiver answers"
+    RECEIVER_REJECTS = "receiver rejects"
 
 
 H = Happening
@@ -130,6 +142,8 @@ ATTEMPT = Machine(
         Transition(A.RUNNING, H.POST_CONFIRMED, A.DONE),
         Transition(A.UNKNOWN, H.CANDIDATE_REFUSED, A.REFUSED, "a suspected attempt, unfenced, refused", True),
         Transition(A.UNKNOWN, H.POST_CONFIRMED, A.DONE, "a suspected attempt, unfenced, posted", True),
+        Transition(A.RUNNING, H.RECEIVER_REJECTS, A.REJECTED, "its key names another request", True, True),
+        Transition(A.UNKNOWN, H.RECEIVER_REJECTS, A.REJECTED, "its key names another request", True, True),
     ),
 )
 
@@ -163,6 +177,14 @@ EFFECT = Machine(
     transitions=(
         Transition(EffectState.INTENT_RECORDED, H.SENT, EffectState.UNCONFIRMED),
         Transition(EffectState.UNCONFIRMED, H.RECEIVER_ANSWERS, EffectState.CONFIRMED),
+        Transition(
+            EffectState.UNCONFIRMED,
+            H.RECEIVER_REJECTS,
+            EffectState.REJECTED,
+            "the key was used for another request",
+            True,
+            True,
+        ),
     ),
 )
 
@@ -170,4 +192,4 @@ MACHINES = (ATTEMPT, ARTIFACT, EFFECT)
 MACHINE_BY_NAME = {m.name: m for m in MACHINES}
 
 #: Attempt states in which the attempt takes no more steps (a fenced one may still be alive).
-ATTEMPT_ENDED = frozenset({A.FENCED, A.REFUSED, A.DONE})
+ATTEMPT_ENDED = frozenset({A.FENCED, A.REFUSED, A.DONE, A.REJECTED})

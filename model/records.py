@@ -33,6 +33,7 @@ class Purpose(enum.StrEnum):
 class EffectKind(enum.StrEnum):
     INTENT = "intent"
     ACK = "ack"
+    REJECTION = "rejection"  # the feed's answer to a key it remembers for another request (per-work keys)
 
 
 @dataclass
@@ -197,6 +198,7 @@ class Records:
         if self.confirmed(announcement):
             return None
         for record in reversed(self.effects.records):
-            if record.announcement == announcement and record.kind is EffectKind.INTENT:
-                return record
+            if record.announcement == announcement:
+                # A recorded rejection closes the intent: resending would be rejected again.
+                return record if record.kind is EffectKind.INTENT else None
         return None

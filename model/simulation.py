@@ -11,7 +11,11 @@ then the invariants are checked and, when recording, the tick's frame is kept.
 
 A run ends after the first tick after which nothing can happen: no attempt can act, the controller has
 nothing pending, and no scheduled event (a wake, the correction, the newsletter becoming ready) lies
-ahead. The bound is t40; no combination of the switches comes near it.
+ahead. The bound is t40; no combination of the switches comes near it (a schedule can: an attempt silent
+for 40 ticks, say).
+
+When things go wrong is the run's ``Schedule`` (``schedule.py``): the one the switches choose, unless a
+schedule is given.
 """
 
 from __future__ import annotations
@@ -27,13 +31,9 @@ from .newsletter import READY_AT, Newsletter
 from .outcome import Outcome, outcome_of
 from .records import Candidate, Records, WriteResult
 from .report import V1, V2
-from .switches import Change, Fencing, Poster, Silent, Switches
+from .schedule import BOUND, PosterDeath, Schedule
+from .switches import Fencing, Switches
 from .trace import Frames
-
-SILENT_ATTEMPT, SILENT_STEP = 1, "s3"  # attempt #1 goes silent as it starts s3 (at t3 in every run)
-WAKE_AT = 8
-CORRECTION_AT = {Change.DURING_OUTAGE: 4, Change.NEVER: None, Change.AFTER_ACCEPTANCE: 12}
-BOUND = 40
 
 
 @dataclass(frozen=True)
@@ -111,11 +111,14 @@ class World:
     switches: Switches
     recording: bool = True
     restore: bool = True  # False: a successor restores nothing (the from-scratch counterfactual)
+    schedule: Schedule | None = None  # None: the one the switches choose
     tick: int = 0
     report: object = V1
     stale_rejected: int = 0
     stale_applied: list[StaleWrite] = field(default_factory=list)
     first_poster: int | None = None
+    silenced: bool = False  # the schedule's silence has begun (it happens once)
+    poster_died: bool = False
     events: list[Event] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -126,7 +129,9 @@ class World:
         self.attempts: list[Attempt] = []
         self.lifecycles = Lifecycles(self.recording)
         self.checker = Checker()
-        self.correction_at = CORRECTION_AT[self.switches.change]
+        if self.schedule is None:
+            self.schedule = Schedule.of(self.switches)
+        self.correction_at = self.schedule.correction_at
 
     @property
     def calls(self) -> int:
@@ -146,20 +151,27 @@ class World:
         if self.recording:
             self.events.append(Event(actor, kind, text, label or kind, lane or actor, call, tuple(records)))
 
-    def silence_starts(self, attempt: Attempt, step: str) -> bool:
-        if attempt.number != SILENT_ATTEMPT or step != SILENT_STEP or attempt.in_flight is not None:
+    def silence_starts(self, attempt: Attempt, point: str) -> bool:
+        """Whether the schedule's silence begins now, as ``attempt`` starts ``point``; if so, it has."""
+        schedule = self.schedule
+        if self.silenced or attempt.number != schedule.silent_attempt or point != schedule.silent_at:
             return False
-        paused = self.switches.silent is Silent.PAUSED
-        attempt.silent_until = WAKE_AT if paused else FOREVER
-        attempt.alive = paused  # a crashed attempt never comes back
+        self.silenced = True
+        if schedule.silent_for is None:
+            attempt.silent_until = FOREVER
+            attempt.alive = False  # a crashed attempt never comes back
+        else:
+            attempt.silent_until = self.tick + schedule.silent_for
         return True
 
-    def poster_dies_now(self, attempt: Attempt) -> bool:
-        """Whether this is the first attempt to post and the poster is set to die."""
-        if self.first_poster is not None:
+    def poster_dies(self, attempt: Attempt, point: PosterDeath) -> bool:
+        """Whether the first attempt to post dies at this point of its post (once, and only that one)."""
+        if self.first_poster is None:
+            self.first_poster = attempt.number
+        if self.poster_died or self.first_poster != attempt.number or self.schedule.poster_death is not point:
             return False
-        self.first_poster = attempt.number
-        return self.switches.poster is Poster.DIES
+        self.poster_died = True
+        return True
 
     def note_write(self, attempt: Attempt, store: str, what: str, result: WriteResult, n: int) -> None:
         """Count what a protected store did with a write, and say so in the trace."""
@@ -272,18 +284,25 @@ class Run:
     world: World
     frames: list[dict]
     end_tick: int
+    schedule: Schedule = field(default_factory=Schedule)
 
     def outcome(self) -> Outcome:
         return outcome_of(self.world)
 
 
-def run(switches: Switches | None = None, recording: bool = True, restore: bool = True) -> Run:
+def run(
+    switches: Switches | None = None,
+    recording: bool = True,
+    restore: bool = True,
+    schedule: Schedule | None = None,
+) -> Run:
     """Simulate one combination of the switches from t0 to its end.
 
     ``recording=False`` keeps no frames and no event texts (for sweeps). ``restore=False`` is a
     counterfactual outside the switches: every successor recomputes every section instead of restoring
-    any from the journal (the article's "rebuilding everything would have cost 4")."""
-    world = World(switches or Switches(), recording, restore)
+    any from the journal (the article's "rebuilding everything would have cost 4"). ``schedule`` replaces
+    the schedule the switches choose (``Schedule.of(switches)``)."""
+    world = World(switches or Switches(), recording, restore, schedule)
     frames: list[dict] = []
     snapshot = Frames(world) if recording else None
     for tick in range(BOUND + 1):
@@ -293,4 +312,4 @@ def run(switches: Switches | None = None, recording: bool = True, restore: bool 
             frames.append(snapshot())
         if world.quiescent():
             break
-    return Run(world.switches, world, frames, world.tick)
+    return Run(world.switches, world, frames, world.tick, world.schedule)

@@ -41,6 +41,7 @@ class Checkpoints(enum.Enum):
 
     EVERY_STEP = "every-step"
     END_ONLY = "end-only"
+    NONE = "none"  # beyond the article: nothing is journaled, so a successor rebuilds from scratch
 
 
 class Change(enum.Enum):
@@ -79,6 +80,7 @@ class PostKey(enum.Enum):
     PER_OPERATION = "per-operation"
     PER_ATTEMPT = "per-attempt"
     NONE = "none"
+    PER_WORK = "per-work"  # beyond the article: one key for every announcement of the unit of work
 
 
 class Unversioned(enum.Enum):
@@ -119,6 +121,12 @@ class Setting:
     values: type[enum.Enum]
     role: Role
     short: str
+    beyond: tuple[str, ...] = ()  # values outside the article's eight switches (and so outside the 864)
+
+    @property
+    def article_values(self) -> tuple[enum.Enum, ...]:
+        """The members the article names, in declared order: the axes of the 864."""
+        return tuple(m for m in self.values if m.value not in self.beyond)
 
 
 #: Every setting, in SPEC.md order (which fixes the order of the 864); within a role, this is also the
@@ -126,12 +134,12 @@ class Setting:
 SETTINGS: tuple[Setting, ...] = (
     Setting("silent", Silent, Role.EVENT, "silent worker"),
     Setting("fencing", Fencing, Role.PROTECTION, "fencing"),
-    Setting("checkpoints", Checkpoints, Role.PROTECTION, "checkpoints"),
+    Setting("checkpoints", Checkpoints, Role.PROTECTION, "checkpoints", beyond=("none",)),
     Setting("change", Change, Role.EVENT, "input change"),
     Setting("pins", Pins, Role.PROTECTION, "version pins"),
     Setting("newsletter", NewsletterRule, Role.PROTECTION, "newsletter rule"),
     Setting("poster", Poster, Role.EVENT, "posting worker"),
-    Setting("post_key", PostKey, Role.PROTECTION, "post key"),
+    Setting("post_key", PostKey, Role.PROTECTION, "post key", beyond=("per-work",)),
     Setting("unversioned", Unversioned, Role.ADVANCED, "unversioned records"),
 )
 SETTING_BY_ID: dict[str, Setting] = {s.id: s for s in SETTINGS}
@@ -149,8 +157,14 @@ ALL_SETTINGS: dict[str, type[enum.Enum]] = {s.id: s.values for s in SETTINGS}
 
 
 def allowed_values(setting_id: str) -> tuple[str, ...]:
-    """The values a setting accepts, in declared order."""
+    """The values a setting accepts, in declared order (the article's first, then any beyond them)."""
     return tuple(member.value for member in _enum_for(setting_id))
+
+
+def article_values(setting_id: str) -> tuple[str, ...]:
+    """The values the article gives a setting: the ones the 864 combine."""
+    _enum_for(setting_id)
+    return tuple(member.value for member in SETTING_BY_ID[setting_id].article_values)
 
 
 def _enum_for(setting_id: str) -> type[enum.Enum]:
@@ -213,6 +227,10 @@ class Switches:
         ids = tuple(ALL_SETTINGS) if advanced else SWITCH_IDS
         return {key: getattr(self, key).value for key in ids}
 
+    def beyond_article(self) -> bool:
+        """Whether a setting has a value beyond the article's (and so this run is outside the 864)."""
+        return any(getattr(self, s.id).value in s.beyond for s in SETTINGS)
+
     def differences(self, other: Switches) -> dict[str, tuple[str, str]]:
         """Settings whose values differ: ``{id: (mine, theirs)}``."""
         return {
@@ -231,14 +249,14 @@ MAIN_TRACE = Switches()
 def all_switches(unversioned: Unversioned | str = Unversioned.FAIL_OPEN) -> Iterator[Switches]:
     """Every one of the 2·2·2·3·2·3·2·3 = 864 combinations, in the documented order."""
     unversioned = parse_value("unversioned", unversioned)
-    for values in itertools.product(*(list(e) for e in SWITCHES.values())):
+    for values in itertools.product(*(SETTING_BY_ID[k].article_values for k in SWITCH_IDS)):
         yield Switches(**dict(zip(SWITCH_IDS, values, strict=True)), unversioned=unversioned)
 
 
 def event_combinations(base: Switches = MAIN_TRACE) -> Iterator[Switches]:
     """The 2·3·2 = 12 event combinations with the protections of ``base``, in declared order."""
     events = ids_of(Role.EVENT)
-    for values in itertools.product(*(list(ALL_SETTINGS[k]) for k in events)):
+    for values in itertools.product(*(SETTING_BY_ID[k].article_values for k in events)):
         yield base.replace(**dict(zip(events, values, strict=True)))
 
 

@@ -18,6 +18,7 @@ from .invariants import FINISHED_MEANING, INVARIANT_IDS, MEANINGS, Standing
 from .newsletter import READY_AT
 from .records import PROTECTED_STORES
 from .report import SECTIONS, VERSIONS, VERSIONS_WITH_TEXT, WORK_IDENTITY, revenue_figure, short
+from .schedule import ARTICLE, Schedule
 from .switches import SwitchError, Switches
 
 if TYPE_CHECKING:
@@ -227,10 +228,15 @@ def trace_dict(run: Run) -> dict:
     if not run.frames:
         raise ValueError("this run was not recorded; call run(switches, recording=True)")
     checker = run.world.checker
+    # The article's runs keep the article's data: a schedule only when it is not the switches' own, the
+    # machines' transitions beyond the article only when a setting beyond it could take them.
+    article_schedule = run.schedule == Schedule.of(run.switches)
+    beyond = run.switches.beyond_article()
     return {
         "format": FORMAT,
         "work": WORK_IDENTITY,
         "switches": run.switches.to_dict(advanced=True),
+        **({} if article_schedule else {"schedule": run.schedule.to_dict()}),
         "versions": [
             {
                 "name": v.name,
@@ -241,7 +247,7 @@ def trace_dict(run: Run) -> dict:
             }
             for v in VERSIONS
         ],
-        "machines": [m.to_dict() for m in lc.MACHINES],
+        "machines": [m.to_dict(beyond=beyond) for m in lc.MACHINES],
         "invariants": [
             {
                 "id": i,
@@ -281,6 +287,13 @@ def validate(data: Any) -> dict:
         Switches.from_mapping(data["switches"])
     except SwitchError as error:
         raise TraceError(f"trace.switches: {error}") from None
+    if "schedule" in data:  # only a run whose schedule is not its switches' own carries one
+        if not isinstance(data["schedule"], dict):
+            raise TraceError("trace.schedule: expected an object of schedule values")
+        try:
+            ARTICLE.with_values(data["schedule"])
+        except SwitchError as error:
+            raise TraceError(f"trace.schedule: {error}") from None
     _check_machines(data["machines"])
     if [i["id"] for i in data["invariants"]] != list(INVARIANT_IDS):
         raise TraceError(f"trace.invariants: expected one report for each of {', '.join(INVARIANT_IDS)}")

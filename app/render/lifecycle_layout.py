@@ -45,8 +45,9 @@ def dot_source(machine: Machine) -> str:
     for state in machine.states:
         lines.append(f'  "{state}" [id="state-{slug(state)}"];')
     for t in machine.transitions:
-        label = t.event + (" (added)" if t.addition else "")
-        style = ', style="dashed"' if t.addition else ""
+        # Additions are dashed; what only the per-work key (beyond the article) reaches is dotted.
+        label = t.event + (" (per-work key)" if t.beyond else " (added)" if t.addition else "")
+        style = ', style="dotted"' if t.beyond else ', style="dashed"' if t.addition else ""
         move = f"move-{slug(t.source)}--{slug(t.event)}"
         lines.append(f'  "{t.source}" -> "{t.target}" [label=" {label} ", id="{move}"{style}];')
     lines.append("}")

@@ -8,6 +8,7 @@ from model.switches import (
     Switches,
     all_switches,
     allowed_values,
+    article_values,
     event_combinations,
 )
 
@@ -24,7 +25,9 @@ def test_ids_and_values_are_the_spec_ones():
         "post_key",
     )
     assert allowed_values("change") == ("during-outage", "never", "after-acceptance")
-    assert allowed_values("post_key") == ("per-operation", "per-attempt", "none")
+    assert article_values("post_key") == ("per-operation", "per-attempt", "none")
+    assert allowed_values("post_key") == (*article_values("post_key"), "per-work")
+    assert allowed_values("checkpoints") == (*article_values("checkpoints"), "none")
     assert allowed_values("unversioned") == ("fail-open", "fail-closed")
 
 
