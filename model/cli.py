@@ -3,7 +3,12 @@
     trace   one run, tick by tick, and its outcome (``--json`` for {switches, trace, outcome})
     sweep   the outcomes of all 864 combinations (``--json`` or ``--csv``)
     compare the one-change-at-a-time table (``--json``)
+    explore every protection setting against every schedule of a finite space: how many break each
+            invariant, and the smallest run that does (``--json`` for everything)
     bench   how long the model takes (figures printed, nothing asserted)
+
+``trace`` also takes the schedule's values (``--silent-at``, ``--correction-at``, ...): the switches give
+the article's schedule and each schedule flag named replaces its value.
 
 An unknown flag or value exits with status 2 and a message naming the allowed values (quoting at most
 the first 60 characters of what was given). Flags are never abbreviated, so a flag added later cannot
@@ -23,8 +28,11 @@ from . import analyses
 from .bench import main as bench_main
 from .invariants import INVARIANT_IDS
 from .outcome import MINIMUM_CALLS, OUTCOME_KEYS, Outcome
+from .schedule import FIELDS as SCHEDULE_FIELDS
+from .schedule import Schedule, ScheduleError
+from .schedule import parse as parse_schedule_value
 from .simulation import run
-from .switches import ALL_SETTINGS, SWITCH_IDS, Switches, allowed_values, quoted
+from .switches import ALL_SETTINGS, SWITCH_IDS, SwitchError, Switches, allowed_values, quoted
 from .trace import ECHO_KINDS, dumps, trace_dict
 
 MAX_REPEAT = 1000
@@ -49,6 +57,48 @@ def _repeat(value: str) -> int:
     return int(value)
 
 
+def _schedule_value(field_id: str):
+    def check(value: str) -> object:
+        try:
+            return parse_schedule_value(field_id, value)
+        except ScheduleError as error:
+            raise argparse.ArgumentTypeError(str(error).split(" must be ", 1)[-1]) from None
+
+    return check
+
+
+def _workers(value: str) -> int:
+    if not (value.isascii() and value.isdigit() and len(value) <= 3 and 1 <= int(value) <= 256):
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 256; got {quoted(value)}")
+    return int(value)
+
+
+def _protections(value: str) -> dict[str, str]:
+    from .explore import parse_protections
+
+    try:
+        return parse_protections(value)
+    except SwitchError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _add_schedule_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "schedule", "when things go wrong; each flag replaces the value the switches give"
+    )
+    for f in SCHEDULE_FIELDS:
+        group.add_argument(
+            "--" + f.id.replace("_", "-"),
+            dest=f.id,
+            type=_schedule_value(f.id),
+            default=argparse.SUPPRESS,  # absent unless named ("never" parses to None, a real value)
+            metavar="{" + f.allowed().replace(", or ", ",").replace(", ", ",") + "}"
+            if f.low is None
+            else "N",
+            help=f"{f.help}: {f.allowed()}",
+        )
+
+
 def _add_switch_flags(parser: argparse.ArgumentParser, ids) -> None:
     defaults = Switches()
     for setting in ids:
@@ -67,10 +117,11 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python3 -m model", description=__doc__.split("\n")[0], allow_abbrev=False
     )
-    commands = parser.add_subparsers(dest="command", metavar="{trace,sweep,compare,bench}")
+    commands = parser.add_subparsers(dest="command", metavar="{trace,sweep,compare,explore,bench}")
     commands.required = True
     trace = commands.add_parser("trace", help="one run, tick by tick", allow_abbrev=False)
     _add_switch_flags(trace, ALL_SETTINGS)
+    _add_schedule_flags(trace)
     form = trace.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print {switches, trace, outcome} as JSON")
     form.add_argument(
@@ -85,6 +136,22 @@ def _parser() -> argparse.ArgumentParser:
         "compare", help="one change at a time, over the 12 event combinations", allow_abbrev=False
     )
     compare.add_argument("--json", action="store_true")
+    explore = commands.add_parser(
+        "explore", help="every protection setting against every schedule of a space", allow_abbrev=False
+    )
+    explore.add_argument(
+        "--protections",
+        type=_protections,
+        default={},
+        metavar="ID=VALUE,...",
+        help="hold these protections (e.g. fencing=on,pins=off); the others take every value",
+    )
+    explore.add_argument("--json", action="store_true", help="everything, with every counterexample")
+    where = explore.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=_workers, default=None, help="processes (default: every core)")
+    where.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS", help="run on a Dask cluster (tcp://host:8786)"
+    )
     bench = commands.add_parser("bench", help="time the model", allow_abbrev=False)
     bench.add_argument(
         "--repeat", type=_repeat, default=5, help=f"best of this many, 1 to {MAX_REPEAT} (default: 5)"
@@ -195,7 +262,9 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> None:
     if args.command == "trace":
         switches = Switches.from_mapping({k: getattr(args, k) for k in ALL_SETTINGS})
-        result = run(switches)
+        given = {f.id: getattr(args, f.id) for f in SCHEDULE_FIELDS if hasattr(args, f.id)}
+        schedule = Schedule.of(switches).replace(**given)
+        result = run(switches, schedule=schedule)
         if args.json:
             print(
                 dumps(
@@ -241,5 +310,72 @@ def _run(args: argparse.Namespace) -> None:
                     f" {u['newsletter_never_started']}; a wrong digest was accepted in "
                     f"{u['wrong_digest_accepted']}"
                 )
+    elif args.command == "explore":
+        _explore(args)
     elif args.command == "bench":
         bench_main(args.repeat)
+
+
+def _explore(args: argparse.Namespace) -> None:
+    from .explore import dask_mapper, explore, local_mapper
+
+    try:
+        mapper, close = dask_mapper(args.scheduler) if args.scheduler else local_mapper(args.workers)
+    except ImportError as error:
+        raise SystemExit(
+            "python3 -m model explore: --scheduler needs dask.distributed (pip install distributed)"
+        ) from error
+    except OSError as error:
+        raise SystemExit(
+            f"python3 -m model explore: cannot reach the Dask scheduler {quoted(args.scheduler)}: {error}"
+        ) from error
+    try:
+        result = explore(args.protections, mapper=mapper)
+    finally:
+        close()
+    print(dumps(result) if args.json else format_explore(result))
+
+
+def format_explore(result: dict) -> str:
+    """The explorer's table (one row per protection setting), the headline, and the smallest cases."""
+    from .explore import PROTECTIONS, UNFINISHED
+
+    short = {"duplicate-effect": "dup", "stale-write": "stale", "superseded-accepted": "super",
+             "dependant-misled": "misled", "double-acceptance": "double", UNFINISHED: "unfin"}  # fmt: skip
+    width = 2 + max(len(v) for row in result["rows"] for v in row["protections"].values())
+    lines = [
+        f"{result['schedules']} schedules x {result['settings']} protection settings = {result['runs']} runs",
+        "each column: schedules (of " + str(result["schedules"]) + ") that break it",
+        "",
+        "".join(f"{k:<{width}}" for k in PROTECTIONS) + "".join(f"{v:>7}" for v in short.values()),
+    ]
+    for row in result["rows"]:
+        lines.append(
+            "".join(f"{row['protections'][k]:<{width}}" for k in PROTECTIONS)
+            + "".join(f"{row['broken'][k] or '.':>7}" for k in short)
+        )
+    h = result["headline"]
+    on = ", ".join(f"{k} {v}" for k, v in h["protections"].items())
+    lines += ["", f"Headline: with {on} ({h['settings']} settings, {h['runs']} runs):"]
+    if h["holds"]:
+        lines.append("  no invariant breaks under any schedule explored.")
+    else:
+        broken = ", ".join(f"{k} in {n} runs" for k, n in h["broken"].items() if n)
+        lines.append(f"  invariants DO break: {broken}.")
+    lines.append(f"  {h['unfinished']} of its runs end without finishing (not an invariant; see below).")
+    best: dict[str, tuple] = {}
+    for row in result["rows"]:
+        for what, case in row["smallest"].items():
+            key = (case["ticks"], case["faults"], case["breach_tick"])
+            if what not in best or key < best[what][0]:
+                best[what] = (key, case)
+    lines += ["", "Smallest case of each, over every setting (replay it with the command):"]
+    for what, (_, case) in best.items():
+        lines += [
+            f"  {what}: {case['ticks']} ticks, {case['faults']} fault{'s' * (case['faults'] != 1)},"
+            f" at t{case['breach_tick']}:"
+            f" {case['breach']}",
+            f"    {case['schedule_words']}",
+            f"    {case['command']}",
+        ]
+    return "\n".join(lines)

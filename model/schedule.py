@@ -148,11 +148,14 @@ class Schedule:
         if self.silent_at == "none":
             parts.append("no attempt goes silent")
         else:
-            how = "never wakes" if self.silent_for is None else f"wakes {self.silent_for} ticks later"
+            how = "never wakes" if self.silent_for is None else f"wakes {_ticks(self.silent_for)} later"
             parts.append(f"#{self.silent_attempt} goes silent at {self.silent_at} and {how}")
         if self.successor_stall:
-            parts.append(f"#{self.silent_attempt + 1} stalls {self.successor_stall} ticks after admission")
-        parts.append(f"{self.threshold} missed heartbeats make an attempt UNKNOWN")
+            parts.append(f"#{self.silent_attempt + 1} stalls {_ticks(self.successor_stall)} after admission")
+        one = self.threshold == 1
+        parts.append(
+            f"{self.threshold} missed heartbeat{'' if one else 's'} make{'s' if one else ''} it UNKNOWN"
+        )
         parts.append(
             "the report is never corrected"
             if self.correction_at is None
@@ -170,6 +173,10 @@ class Schedule:
 
 if tuple(f.name for f in fields(Schedule)) != tuple(FIELD_BY_ID):
     raise AssertionError("Schedule's fields and FIELDS must name the same values in the same order")
+
+
+def _ticks(n: int) -> str:
+    return f"{n} tick" if n == 1 else f"{n} ticks"
 
 
 def _field(field_id: str) -> Field:

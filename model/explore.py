@@ -1,0 +1,230 @@
+"""The schedule explorer: every protection setting against every schedule of a finite space.
+
+The 864 runs fix one schedule. Here the schedule varies too: ``SPACE`` lists the values each schedule
+field takes, ``schedules()`` enumerates them (a schedule without a silence has no silence length, so it
+is counted once), and every protection setting (``protection_settings()``: fencing, checkpoints, pins,
+newsletter rule and post key, with the values beyond the article) is run against each of them. The
+events of the 864 (``silent``, ``change``, ``poster``) are schedule values here, so the switches keep
+their main-trace events and the schedule replaces them.
+
+For each protection setting and each invariant the explorer counts the schedules that break it and keeps
+the smallest counterexample: the fewest ticks (the run's length), then the fewest faults
+(``Schedule.faults``), then the earliest breach, then the fewest values changed from the article's
+schedule (the case nearest the story), then the first in enumeration order (so the answer is the same on
+any number of workers). Each comes with the command line and the page link that replay it.
+
+Work is split by protection setting (``explore_setting`` is a pure function of plain data), so it runs
+the same in one process, on every core through ``concurrent.futures``, or on a Dask cluster; results are
+put back in setting order, so the output is identical whichever ran it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+
+from .invariants import INVARIANT_IDS
+from .schedule import ARTICLE, FIELDS, SILENT_POINTS, PosterDeath, Schedule, text_of
+from .simulation import run
+from .switches import MAIN_TRACE, SETTING_BY_ID, Role, SwitchError, Switches, ids_of, parse_value, quoted
+
+#: The values each schedule field takes in the exhaustive space. The article's own values are among them;
+#: the unbounded search (tests/model/test_explore.py) draws from the full ranges instead.
+SPACE: dict[str, tuple] = {
+    "silent_attempt": (1,),
+    "silent_at": SILENT_POINTS,
+    "silent_for": (1, 2, 3, 5, None),
+    "threshold": (1, 2, 3),
+    "correction_at": (None, 2, 3, 4, 6, 8, 10, 12),
+    "poster_death": tuple(PosterDeath),
+    "successor_stall": (0, 2),
+}
+PROTECTIONS: tuple[str, ...] = ids_of(Role.PROTECTION)
+
+#: Not an invariant (nothing unsafe happened) but worth a counterexample too: the run ends without a
+#: digest of the final report accepted and announced. Its "breach tick" is the run's last tick.
+UNFINISHED = "unfinished"
+UNFINISHED_MEANING = (
+    "the run ended without a digest of the final report accepted and its announcement confirmed"
+)
+
+#: The headline's protections: the article's four (the checkpoint mode may be anything).
+ALL_FOUR_ON = {"fencing": "on", "pins": "on", "post_key": "per-operation", "newsletter": "current-accepted"}
+
+
+def schedules(space: Mapping[str, tuple] = SPACE) -> Iterator[Schedule]:
+    """Every schedule of the space, in a fixed order (fields in declared order, values as listed)."""
+    values = [space[f.id] for f in FIELDS]
+    for combination in itertools.product(*values):
+        fields = dict(zip((f.id for f in FIELDS), combination, strict=True))
+        if fields["silent_at"] == "none" and fields["silent_for"] != _length_without_silence(space):
+            continue  # without a silence its length means nothing: count such a schedule once
+        yield Schedule(**fields)
+
+
+def _changes(schedule: Schedule) -> int:
+    """How many values differ from the article's schedule (fewer: a case nearer the story, easier to read)."""
+    return len(schedule.differences(ARTICLE))
+
+
+def _length_without_silence(space: Mapping[str, tuple]) -> int | None:
+    """The one silence length a schedule without a silence is counted with: the article's, if listed."""
+    lengths = space["silent_for"]
+    return ARTICLE.silent_for if ARTICLE.silent_for in lengths else lengths[0]
+
+
+def parse_protections(text: str) -> dict[str, str]:
+    """``"fencing=on,pins=off"`` to ``{"fencing": "on", "pins": "off"}``, or SwitchError naming the
+    allowed protections and values."""
+    fixed: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or key not in PROTECTIONS and key != "unversioned":
+            raise SwitchError(
+                f"each protection is id=value with id one of {', '.join(PROTECTIONS)}, unversioned;"
+                f" got {quoted(item)}"
+            )
+        fixed[key] = parse_value(key, value.strip()).value
+    return fixed
+
+
+def protection_settings(fixed: Mapping[str, str] | None = None) -> list[dict[str, str]]:
+    """Every protection setting (every value, beyond the article's too), with ``fixed`` ones held."""
+    fixed = dict(fixed or {})
+    axes = [
+        (fixed[k],) if k in fixed else tuple(m.value for m in SETTING_BY_ID[k].values) for k in PROTECTIONS
+    ]
+    extra = {"unversioned": fixed["unversioned"]} if "unversioned" in fixed else {}
+    return [dict(zip(PROTECTIONS, values, strict=True)) | extra for values in itertools.product(*axes)]
+
+
+def replay(protections: Mapping[str, str], schedule: Schedule) -> dict:
+    """How to see a run again: the command line's flags and the page's query string."""
+    values = {k: v for k, v in protections.items() if getattr(MAIN_TRACE, k).value != v}
+    values |= schedule.differences(ARTICLE)
+    flags = [f"--{k.replace('_', '-')} {v}" for k, v in values.items()]
+    return {
+        "command": " ".join(["python3 -m model trace", *flags]),
+        "query": "?" + "&".join(f"{k}={v}" for k, v in values.items()),
+    }
+
+
+def explore_setting(protections: Mapping[str, str], space: Mapping[str, tuple] = SPACE) -> dict:
+    """Run one protection setting against every schedule of the space. Plain data in and out."""
+    switches = Switches(**protections)
+    broken = {i: 0 for i in (*INVARIANT_IDS, UNFINISHED)}
+    smallest: dict[str, tuple] = {}
+    runs = 0
+
+    def keep(what: str, key: tuple, schedule: Schedule, detail: str) -> None:
+        broken[what] += 1
+        if what not in smallest or key < smallest[what][0]:
+            smallest[what] = (key, schedule, detail)
+
+    for index, schedule in enumerate(schedules(space)):
+        result = run(switches, recording=False, schedule=schedule)
+        runs += 1
+        ticks, faults = result.end_tick + 1, schedule.faults()
+        for invariant, breach in result.world.checker.first.items():
+            keep(invariant, (ticks, faults, breach.tick, _changes(schedule), index), schedule, breach.detail)
+        if not result.outcome().finished:
+            key = (ticks, faults, result.end_tick, _changes(schedule), index)
+            keep(UNFINISHED, key, schedule, UNFINISHED_MEANING)
+    cases = {}
+    for what, ((ticks, faults, tick, *_), schedule, detail) in smallest.items():
+        cases[what] = {
+            "ticks": ticks,
+            "faults": faults,
+            "breach_tick": tick,
+            "breach": detail,
+            "schedule": schedule.to_dict(),
+            "schedule_words": schedule.words(),
+            **replay(protections, schedule),
+        }
+    return {
+        "protections": dict(protections),
+        "runs": runs,
+        "finished": runs - broken[UNFINISHED],
+        "broken": broken,
+        "smallest": {i: cases[i] for i in broken if i in cases},
+    }
+
+
+# --- running it --------------------------------------------------------------------------------------
+
+Mapper = Callable[[Callable, list], Iterable]
+
+
+def local_mapper(workers: int | None = None) -> tuple[Mapper, Callable[[], None]]:
+    """Map over every core with a process pool (one process: no pool at all)."""
+    workers = workers or os.cpu_count() or 1
+    if workers == 1:
+        return (lambda fn, items: map(fn, items)), (lambda: None)
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=workers)
+    return (lambda fn, items: pool.map(fn, items, chunksize=1)), pool.shutdown
+
+
+def dask_mapper(address: str) -> tuple[Mapper, Callable[[], None]]:
+    """Map on a Dask cluster (``dask.distributed``) at ``address``; its workers need this package."""
+    from distributed import Client
+
+    client = Client(address, timeout="10s")  # long enough to connect, short enough to say it failed
+
+    def mapper(fn, items):
+        futures = client.map(fn, items, pure=False)
+        return client.gather(futures)
+
+    return mapper, client.close
+
+
+def explore(
+    fixed: Mapping[str, str] | None = None,
+    space: Mapping[str, tuple] = SPACE,
+    mapper: Mapper | None = None,
+) -> dict:
+    """Explore every protection setting (``fixed`` ones held) against the space; results in setting
+    order, with the space's size and the headline."""
+    settings = protection_settings(fixed)
+    mapper = mapper or (lambda fn, items: map(fn, items))
+    rows = list(mapper(_explore_default if space is SPACE else _Bound(space), settings))
+    n_schedules = sum(1 for _ in schedules(space))
+    return {
+        "space": {k: [text_of(v) for v in values] for k, values in space.items()},
+        "schedules": n_schedules,
+        "settings": len(settings),
+        "runs": sum(r["runs"] for r in rows),
+        "headline": headline(rows),
+        "rows": rows,
+    }
+
+
+def _explore_default(protections: Mapping[str, str]) -> dict:
+    return explore_setting(protections)
+
+
+class _Bound:
+    """explore_setting with a space bound to it, picklable for process pools and Dask."""
+
+    def __init__(self, space: Mapping[str, tuple]) -> None:
+        self.space = dict(space)
+
+    def __call__(self, protections: Mapping[str, str]) -> dict:
+        return explore_setting(protections, self.space)
+
+
+def headline(rows: list[dict]) -> dict:
+    """With the article's four protections on, does any invariant break under any schedule explored?"""
+    on = [r for r in rows if all(r["protections"].get(k) == v for k, v in ALL_FOUR_ON.items())]
+    broken = {i: sum(r["broken"][i] for r in on) for i in INVARIANT_IDS}
+    return {
+        "protections": ALL_FOUR_ON,
+        "settings": len(on),
+        "runs": sum(r["runs"] for r in on),
+        "broken": broken,
+        "holds": bool(on) and not any(broken.values()),
+        "unfinished": sum(r["broken"][UNFINISHED] for r in on),
+    }

@@ -1,0 +1,238 @@
+"""The schedule explorer: its space, its counterexamples (each replayed through the command line), the
+headline, an unbounded search that tests the exhaustive answer, and the same answer on every engine."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shlex
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from model import cli
+from model.analyses import from_scratch
+from model.explore import (
+    ALL_FOUR_ON,
+    UNFINISHED,
+    explore,
+    explore_setting,
+    local_mapper,
+    parse_protections,
+    protection_settings,
+    schedules,
+)
+from model.invariants import INVARIANT_IDS
+from model.schedule import ARTICLE, BOUND, SILENT_POINTS, PosterDeath, Schedule, ScheduleError
+from model.simulation import run
+from model.switches import SwitchError, Switches, all_switches
+
+
+def _cli(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main(argv)
+        except SystemExit as exit_:
+            code = exit_.code
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def explored() -> dict:
+    """The whole default space, on every core (the command's own default)."""
+    mapper, close = local_mapper()
+    try:
+        return explore(mapper=mapper)
+    finally:
+        close()
+
+
+# --- the schedule --------------------------------------------------------------------------------
+
+
+def test_the_switches_schedule_is_the_articles_for_every_one_of_the_864():
+    for switches in all_switches():
+        schedule = Schedule.of(switches)
+        given_ = run(switches, recording=False, schedule=schedule).outcome()
+        assert given_ == run(switches, recording=False).outcome()
+    assert Schedule.of(Switches()) == ARTICLE
+
+
+def test_a_schedule_names_the_allowed_values_when_refused():
+    with pytest.raises(ScheduleError, match="from 1 to 5"):
+        ARTICLE.with_values({"threshold": "0"})
+    with pytest.raises(ScheduleError, match="s1, s2, s3, s4, assemble, accept, post, none"):
+        ARTICLE.with_values({"silent_at": "s5"})
+    with pytest.raises(ScheduleError, match="never"):
+        ARTICLE.with_values({"correction_at": "later"})
+    with pytest.raises(ScheduleError, match="schedule's values are"):
+        ARTICLE.with_values({"wake": "8"})
+    with pytest.raises(ScheduleError):
+        Schedule(threshold=True)  # a bool is not a count
+    assert ARTICLE.with_values({"silent_for": "never"}).silent_for is None
+
+
+def test_per_work_keys_make_the_feed_reject_the_corrected_announcement():
+    """Beyond the article: one key for every announcement. The superseded story's second announcement is
+    a different request under a remembered key, so the feed's parameter check fires."""
+    result = run(Switches(change="after-acceptance", post_key="per-work"))
+    outcome = result.outcome()
+    assert outcome.announcements == 1 and not outcome.finished and not outcome.invariants_broken
+    last = result.frames[-1]["lifecycles"]["effect"]
+    assert "rejected" in last.values()
+    kinds = [e["kind"] for f in result.frames for e in f["events"]]
+    assert "post-rejected" in kinds
+
+
+def test_no_checkpoints_costs_what_rebuilding_everything_would():
+    for switches in (Switches(), Switches(silent="crashed"), Switches(change="never")):
+        none = run(switches.replace(checkpoints="none"), recording=False)
+        assert none.outcome().steps_restored == 0
+        assert not none.world.records.journal.records
+        # Successors cost what the article's "rebuilding everything" counterfactual says; the silent #1
+        # differs only in being fenced later, at its first write (it has no journal write per step).
+        successors = {k: v for k, v in none.outcome().calls_by_attempt.items() if k != "1"}
+        scratch = from_scratch(switches)["from_scratch_by_attempt"]
+        assert successors == {k: v for k, v in scratch.items() if k != "1"}
+
+
+# --- the explorer --------------------------------------------------------------------------------
+
+
+def test_the_space_is_large_and_its_schedules_distinct(explored):
+    all_ = list(schedules())
+    assert len(set(all_)) == len(all_) == explored["schedules"]
+    assert ARTICLE in all_
+    assert explored["settings"] == len(protection_settings()) == 144
+    assert explored["runs"] == explored["schedules"] * explored["settings"] >= 10**5
+
+
+def test_every_counterexample_replays_through_the_command_line(explored):
+    """Each smallest case, run by `python3 -m model trace` with its flags, breaks what it names, at the
+    tick it names, and takes as many ticks as it says."""
+    cases = [(row, what, case) for row in explored["rows"] for what, case in row["smallest"].items()]
+    assert cases
+    for row, what, case in cases:
+        argv = shlex.split(case["command"])[3:] + ["--json"]
+        code, out, err = _cli(argv)
+        assert code == 0, err
+        data = json.loads(out)
+        trace, outcome = data["trace"], data["outcome"]
+        assert len(trace["ticks"]) == case["ticks"]
+        if what == UNFINISHED:
+            assert not outcome["finished"] and trace["end_tick"] == case["breach_tick"]
+        else:
+            (report,) = [i for i in trace["invariants"] if i["id"] == what]
+            assert report["breach"]["tick"] == case["breach_tick"], (what, case["command"])
+        assert Switches.from_mapping(data["switches"]).to_dict() == {
+            **Switches().to_dict(),
+            **row["protections"],
+        }
+
+
+def test_the_smallest_case_is_no_larger_than_any_other(explored):
+    """Re-derive one setting's minimum by brute force: no schedule breaks it in fewer ticks and faults."""
+    row = next(r for r in explored["rows"] if r["smallest"].get("double-acceptance"))
+    case = row["smallest"]["double-acceptance"]
+    switches = Switches(**row["protections"])
+    for schedule in schedules():
+        result = run(switches, recording=False, schedule=schedule)
+        if "double-acceptance" in result.world.checker.first:
+            assert (result.end_tick + 1, schedule.faults()) >= (case["ticks"], case["faults"])
+
+
+def test_the_headline_is_computed_from_the_rows(explored):
+    headline = explored["headline"]
+    on = [r for r in explored["rows"] if all(r["protections"][k] == v for k, v in ALL_FOUR_ON.items())]
+    assert headline["settings"] == len(on) == 3  # one per checkpoint mode
+    for invariant in INVARIANT_IDS:
+        assert headline["broken"][invariant] == sum(r["broken"][invariant] for r in on)
+    assert headline["holds"] == (not any(headline["broken"].values()))
+
+
+def test_the_text_table_says_the_size_and_the_headline(explored):
+    text = cli.format_explore(explored)
+    assert f"= {explored['runs']} runs" in text
+    assert "Headline: with fencing on" in text
+    for row in explored["rows"][:3]:
+        assert " ".join(row["protections"].values()) in " ".join(text.split())
+
+
+def test_bad_protections_are_refused_by_name():
+    with pytest.raises(SwitchError, match="fencing, checkpoints, pins, newsletter, post_key"):
+        parse_protections("armour=on")
+    with pytest.raises(SwitchError, match="on, off"):
+        parse_protections("fencing=sometimes")
+    code, _, err = _cli(["explore", "--protections", "fencing"])
+    assert code == 2 and "id=value" in err
+    code, _, err = _cli(["explore", "--workers", "0"])
+    assert code == 2 and "1 to 256" in err
+
+
+def test_one_process_and_every_core_give_the_same_bytes():
+    fixed = {"fencing": "off", "pins": "off", "newsletter": "any-accepted", "post_key": "none"}
+    serial = explore(fixed)
+    mapper, close = local_mapper(2)
+    try:
+        parallel = explore(fixed, mapper=mapper)
+    finally:
+        close()
+    assert json.dumps(serial) == json.dumps(parallel)
+
+
+def test_a_dask_cluster_gives_the_same_bytes():
+    distributed = pytest.importorskip("distributed")
+    fixed = {"fencing": "on", "pins": "off", "post_key": "none", "newsletter": "current-accepted"}
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as c:
+        held = ",".join(f"{k}={v}" for k, v in fixed.items())
+        code, out, err = _cli(
+            ["explore", "--protections", held, "--json", "--scheduler", c.scheduler_address]
+        )
+    assert code == 0, err
+    assert json.loads(out) == json.loads(json.dumps(explore(fixed)))
+
+
+def test_an_unreachable_scheduler_is_a_clear_error():
+    pytest.importorskip("distributed")
+    code, _, err = _cli(["explore", "--scheduler", "tcp://127.0.0.1:9"])
+    assert code != 0 and "cannot reach the Dask scheduler" in str(code) + err
+
+
+# --- the unbounded search ------------------------------------------------------------------------
+
+any_schedule = st.builds(
+    Schedule,
+    silent_attempt=st.integers(1, 3),
+    silent_at=st.sampled_from(SILENT_POINTS),
+    silent_for=st.one_of(st.none(), st.integers(1, BOUND)),
+    threshold=st.integers(1, 5),
+    correction_at=st.one_of(st.none(), st.integers(0, BOUND)),
+    poster_death=st.sampled_from(list(PosterDeath)),
+    successor_stall=st.integers(0, 10),
+)
+
+
+@pytest.fixture(scope="module")
+def exhaustive_breaks() -> dict[str, set[str]]:
+    """What the exhaustive search finds with the four protections on, per checkpoint mode."""
+    found = {}
+    for protections in protection_settings(ALL_FOUR_ON):
+        row = explore_setting(protections)
+        found[protections["checkpoints"]] = {i for i in INVARIANT_IDS if row["broken"][i]}
+    return found
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True)
+@given(schedule=any_schedule, checkpoints=st.sampled_from(["every-step", "end-only", "none"]))
+def test_random_schedules_beyond_the_space_break_nothing_the_exhaustive_search_missed(
+    exhaustive_breaks, schedule, checkpoints
+):
+    """Hypothesis draws schedules from the full ranges (attempts #2 and #3 silent, long silences, late
+    corrections, thresholds of 4 and 5) and shrinks any failure to a minimal one."""
+    result = run(Switches(**ALL_FOUR_ON, checkpoints=checkpoints), recording=False, schedule=schedule)
+    assert set(result.world.checker.first) <= exhaustive_breaks[checkpoints], schedule.words()
