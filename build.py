@@ -46,10 +46,12 @@ from panel.io.convert import PYODIDE_VERSION as PANEL_PYODIDE
 from app.content import caption_html, engine_results, heading, markdown_html, text
 from app.palette import css_variables
 from app.render.engines import engines_html
+from app.render.explore import headline_html, table_html
 from app.render.lifecycles import lifecycle_svg
 from app.render.outcome import badges_html, outcome_html
 from app.render.text import events_table_html
 from app.render.timeline import legend_html, timeline_svg
+from app.shared import EXPLORED, write_explored
 from model import Switches, run, trace_dict
 from model.analyses import fingerprint, sweep, sweep_summary
 
@@ -424,7 +426,7 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
         if compact
         else f'<header><h1>{parts["h_title"]}</h1><div class="intro">{parts["intro"]}</div>'
         '<nav><a href="selfcheck.html">The model in your browser</a> · <a href="engines.html">Real '
-        "engines</a></nav></header>"
+        'engines</a> · <a href="explore.html">Beyond the one schedule</a></nav></header>'
     )
     return (
         f'{header}<main>{status}<div id="live-slot"></div>{prerender}</main>'
@@ -476,6 +478,17 @@ def engines_body() -> str:
     )
 
 
+def explore_body(data: dict) -> str:
+    """The explorer's results, pre-rendered: they show before (and without) Python in the browser."""
+    return (
+        f"<header><h1>{escape(heading('explore'))}</h1>"
+        f'<div class="intro">{caption_html("explore")}{headline_html(data)}</div>'
+        '<nav><a href="index.html">Back to the explainer</a> · <a href="explore.json">The results as JSON'
+        "</a></nav></header>"
+        f"<main>{markdown_html(text('explore', 'findings'))}{table_html(data, 'app/explainer.html')}</main>"
+    )
+
+
 def selfcheck_expected() -> dict:
 
     return {**fingerprint(), "summary": sweep_summary(sweep()), "python": platform.python_version()}
@@ -493,6 +506,9 @@ def write_pages(site: Path) -> None:
         page(heading("selfcheck"), selfcheck_body(expected)), encoding="utf-8"
     )
     (site / "engines.html").write_text(page(heading("engines"), engines_body()), encoding="utf-8")
+    explored = json.loads(write_explored().read_text(encoding="utf-8"))
+    (site / "explore.html").write_text(page(heading("explore"), explore_body(explored)), encoding="utf-8")
+    shutil.copy2(EXPLORED, site / "explore.json")
     (site / "selfcheck.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
     shutil.copytree(ROOT / "static", site / "static")
     shutil.copy2(
@@ -510,6 +526,8 @@ def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:
         wheels = Path(tmp)
         say("building the model wheel (pypa/build)")
         model_wheel = build_model_wheel(wheels)
+        say("exploring every schedule, for the Explore tab (reused while the model is unchanged)")
+        write_explored()
         say("building the app wheel")
         app_wheel = build_app_wheel(wheels, project_version())
         say("vendoring the Pyodide core and writing pyodide-lock.json")

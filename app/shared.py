@@ -3,9 +3,16 @@ session: the sweep, the one-change table, and the runs a compare view sets besid
 
 from __future__ import annotations
 
+import json
 from functools import cache
+from pathlib import Path
 
-from model import Switches, analyses, run, trace_dict
+from model import Switches, analyses, dumps, run, trace_dict
+from model.explore import explore, explore_setting, local_mapper, source_digest
+
+#: The explorer's results over every protection setting, written by the build (and ``./dev serve``) so a
+#: page shows them at once; without the file (or for another model), one setting is explored on demand.
+EXPLORED = Path(__file__).parent / "data" / "explore.json"
 
 
 @cache
@@ -37,3 +44,54 @@ def outcome_for(switches: Switches) -> dict:
 @cache
 def from_scratch(switches: Switches) -> dict:
     return analyses.from_scratch(switches)
+
+
+_explored: list[dict] = []  # once found, kept; until then, looked for again (``./dev serve`` writes it late)
+
+
+def explored() -> dict | None:
+    """The whole space's results, if a file for this very model is at hand."""
+    if not _explored:
+        try:
+            data = json.loads(EXPLORED.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not (isinstance(data, dict) and data.get("model") == source_digest()):
+            return None
+        _explored.append(data)
+    return _explored[0]
+
+
+def write_explored(path: Path = EXPLORED) -> Path:
+    """Explore the whole space on every core and write it for the app, unless this model's file is there."""
+    try:
+        if json.loads(path.read_text(encoding="utf-8")).get("model") == source_digest():
+            return path
+    except (OSError, ValueError, AttributeError):
+        pass
+    mapper, close = local_mapper()
+    try:
+        data = explore(mapper=mapper)
+    finally:
+        close()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    partial.write_text(dumps(data), encoding="ascii")
+    partial.replace(path)  # readers never see half a file
+    return path
+
+
+if __name__ == "__main__":
+    print(write_explored())
+
+
+@cache
+def explore_row(protections: tuple[tuple[str, str], ...]) -> dict:
+    """One protection setting against every schedule: from the file when it has it, else run now (about
+    a second in CPython)."""
+    wanted = dict(protections)
+    data = explored()
+    for row in data["rows"] if data else ():
+        if row["protections"] == wanted:
+            return row
+    return explore_setting(wanted)

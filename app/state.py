@@ -14,6 +14,9 @@ import param
 from app.content import text, title_and_body
 from app.tabs import TAB_IDS
 from model import Switches, run, trace_dict
+from model.schedule import FIELDS as SCHEDULE_FIELDS
+from model.schedule import SCHEDULE_IDS, Schedule, ScheduleError
+from model.schedule import parse as parse_schedule_value
 from model.switches import ALL_SETTINGS, SETTINGS, allowed_values, quoted
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}  # milliseconds per tick
@@ -34,6 +37,7 @@ PRESETS: dict[str, dict[str, str]] = {
         "post_key": "none",
     },
 }
+SCHEDULE_DEFAULTS: dict[str, str] = {}  # filled below, once the schedule's ids are known
 URL_FLAGS = ("tick", "embed", "view", "tab", "preset")
 #: The pictures an article can place in its text on their own (``?embed=1&view=timeline``), with the player.
 FIGURES = ("timeline", "lifecycles", "badges")
@@ -47,7 +51,20 @@ def _switch_param(setting: str) -> param.Selector:
     return param.Selector(objects=values, default=values[0], label=title, doc=body)
 
 
-_Settings = param.parameterized_class("_Settings", {s.id: _switch_param(s.id) for s in SETTINGS})
+#: A schedule param is an override: "" keeps the value the switches give (the article's schedule); any
+#: other value replaces it, as the command line's schedule flags do.
+AS_SWITCHES = ""
+SCHEDULE_DEFAULTS.update(dict.fromkeys(SCHEDULE_IDS, AS_SWITCHES))
+
+
+def _schedule_param(f) -> param.Selector:
+    return param.Selector(objects=[AS_SWITCHES, *f.choices()], default=AS_SWITCHES, label=f.id, doc=f.help)
+
+
+_Settings = param.parameterized_class(
+    "_Settings",
+    {s.id: _switch_param(s.id) for s in SETTINGS} | {f.id: _schedule_param(f) for f in SCHEDULE_FIELDS},
+)
 
 
 class Explainer(_Settings):
@@ -78,9 +95,17 @@ class Explainer(_Settings):
     def values(self) -> dict[str, str]:
         return {k: getattr(self, k) for k in ALL_SETTINGS}
 
-    @param.depends(*ALL_SETTINGS, watch=True)
+    def schedule_overrides(self) -> dict[str, str]:
+        """The schedule values the reader (or a link) set, as text."""
+        return {k: getattr(self, k) for k in SCHEDULE_IDS if getattr(self, k) != AS_SWITCHES}
+
+    def schedule(self) -> Schedule:
+        """The run's schedule: the switches' own, with the reader's overrides."""
+        return Schedule.of(self.switches()).with_values(self.schedule_overrides())
+
+    @param.depends(*ALL_SETTINGS, *SCHEDULE_IDS, watch=True)
     def _rerun(self) -> None:
-        result = run(self.switches())
+        result = run(self.switches(), schedule=self.schedule())
         with param.parameterized.batch_call_watchers(self):
             self.trace = trace_dict(result)
             self.outcome = result.outcome().to_dict()
@@ -123,11 +148,13 @@ class Explainer(_Settings):
             raise ValueError(f"unknown preset {name!r}; the presets are: {', '.join(PRESETS)}")
         with param.parameterized.batch_call_watchers(self):
             self.playing = False
-            self.param.update(**{**DEFAULTS, **PRESETS[name]})
+            self.param.update(**{**DEFAULTS, **SCHEDULE_DEFAULTS, **PRESETS[name]})
             self.tick = 0
 
     def preset_name(self) -> str | None:
         """The preset the current switches match, if any."""
+        if self.schedule_overrides():
+            return None  # a preset is a chapter of the article's schedule
         now = self.values()
         return next((name for name, values in PRESETS.items() if {**DEFAULTS, **values} == now), None)
 
@@ -135,7 +162,7 @@ class Explainer(_Settings):
 
     def to_query(self) -> str:
         """Only what differs from the defaults, so the main trace's link is short."""
-        query = {k: v for k, v in self.values().items() if v != DEFAULTS[k]}
+        query = {k: v for k, v in self.values().items() if v != DEFAULTS[k]} | self.schedule_overrides()
         if self.tick:
             query["tick"] = str(self.tick)
         if self.tab != TAB_IDS[0]:
@@ -160,7 +187,9 @@ class Explainer(_Settings):
             reading.take(key, value)
         with param.parameterized.batch_call_watchers(self):
             self.playing = False
-            self.param.update(**reading.values, tab=reading.tab, embed=reading.embed, view=reading.view)
+            self.param.update(
+                **reading.values, **reading.schedule, tab=reading.tab, embed=reading.embed, view=reading.view
+            )
         if reading.tick > self.end_tick:
             reading.notices.append(
                 f"this run ends at t{self.end_tick}; showing t{self.end_tick} instead of t{reading.tick}."
@@ -175,6 +204,7 @@ class _Query:
 
     def __init__(self) -> None:
         self.values = dict(DEFAULTS)
+        self.schedule = dict(SCHEDULE_DEFAULTS)
         self.tick, self.tab, self.embed, self.view = 0, TAB_IDS[0], False, ""
         self.notices: list[str] = []
         self._seen: set[str] = set()
@@ -186,6 +216,12 @@ class _Query:
         self._seen.add(key)
         if key in ALL_SETTINGS:
             self._setting(key, value)
+        elif key in SCHEDULE_IDS:
+            try:
+                parse_schedule_value(key, value)
+                self.schedule[key] = value
+            except ScheduleError as error:
+                self.notices.append(f"{error}; keeping the article's value.")
         elif key == "preset":
             if value in PRESETS:
                 self.values.update(PRESETS[value])
@@ -212,7 +248,7 @@ class _Query:
             else:
                 self.notices.append(f"embed must be 0 or 1; got {quoted(value)}, showing the full page.")
         else:
-            known = ", ".join([*ALL_SETTINGS, *URL_FLAGS])
+            known = ", ".join([*ALL_SETTINGS, *SCHEDULE_IDS, *URL_FLAGS])
             self.notices.append(
                 f"{quoted(key)} is not something the explainer understands (it knows: {known})."
             )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.views.compare import CompareView
+from app.views.explore import ExploreView
 from app.views.reading import EnginesView, GlossaryView, TextView
 from app.views.sweep import SweepView
 from app.views.trace import TraceView
@@ -22,6 +23,7 @@ TABS: tuple[Tab, ...] = (
     Tab("trace", "Trace", TraceView),
     Tab("compare", "Compare", CompareView),
     Tab("sweep", "All 864", SweepView),
+    Tab("explore", "Explore", ExploreView),
     Tab("engines", "Real engines", EnginesView),
     Tab("text", "Text view", TextView),
     Tab("glossary", "Glossary", GlossaryView),

@@ -20,9 +20,11 @@ put back in setting order, so the output is identical whichever ran it.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 
 from .invariants import INVARIANT_IDS
 from .schedule import ARTICLE, FIELDS, SILENT_POINTS, PosterDeath, Schedule, text_of
@@ -193,6 +195,7 @@ def explore(
     rows = list(mapper(_explore_default if space is SPACE else _Bound(space), settings))
     n_schedules = sum(1 for _ in schedules(space))
     return {
+        "model": source_digest(),
         "space": {k: [text_of(v) for v in values] for k, values in space.items()},
         "schedules": n_schedules,
         "settings": len(settings),
@@ -214,6 +217,15 @@ class _Bound:
 
     def __call__(self, protections: Mapping[str, str]) -> dict:
         return explore_setting(protections, self.space)
+
+
+def source_digest() -> str:
+    """A digest of the model's own source files: precomputed results are valid only for the model that
+    computed them (the app checks this before it shows a file the build wrote)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def headline(rows: list[dict]) -> dict:

@@ -63,6 +63,14 @@ class Field:
     never: bool
     help: str
 
+    def choices(self) -> list[str]:
+        """Every value, as text (for a menu)."""
+        if self.id == "silent_at":
+            return list(SILENT_POINTS)
+        if self.id == "poster_death":
+            return [p.value for p in PosterDeath]
+        return [str(n) for n in range(self.low, self.high + 1)] + ([NEVER] if self.never else [])
+
     def allowed(self) -> str:
         if self.id == "silent_at":
             return ", ".join(SILENT_POINTS)
@@ -82,6 +90,7 @@ FIELDS: tuple[Field, ...] = (
     Field("successor_stall", 0, 10, False, "ticks the silent attempt's successor takes no step"),
 )
 FIELD_BY_ID: dict[str, Field] = {f.id: f for f in FIELDS}
+SCHEDULE_IDS: tuple[str, ...] = tuple(FIELD_BY_ID)
 
 #: The article's timings that the switches choose among (SPEC.md section 3).
 _SILENT_FOR = {Silent.PAUSED: 5, Silent.CRASHED: None}  # t3 + 5 = t8

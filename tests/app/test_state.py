@@ -8,6 +8,7 @@ import pytest
 
 from app.state import PRESETS, Explainer
 from model import Switches, run, trace_dict
+from model.schedule import Schedule
 from model.switches import ALL_SETTINGS, allowed_values
 
 
@@ -98,7 +99,10 @@ def test_url_round_trip():
         ("?tick=99", ["ends at t14"]),
         ("?colour=red", ["colour", "silent"]),
         ("?preset=chapter9", ["main, superseded, pins-off, stale-owner, no-key, all-off"]),
-        ("?tab=nowhere", ["trace, compare, sweep, engines, text, glossary"]),
+        ("?tab=nowhere", ["trace, compare, sweep, explore, engines, text, glossary"]),
+        ("?silent_at=lunch", ["silent_at", "s1, s2, s3, s4, assemble, accept, post, none", "lunch"]),
+        ("?threshold=0", ["threshold", "from 1 to 5"]),
+        ("?correction_at=" + "9" * 5000, ["correction_at", "never", "more characters"]),
     ],
 )
 def test_bad_url_values_fall_back_with_a_notice(query, words):
@@ -108,6 +112,25 @@ def test_bad_url_values_fall_back_with_a_notice(query, words):
     for word in words:
         assert word in notices[0]
     assert state.switches() == Switches()
+    assert state.schedule() == Schedule.of(Switches())
+
+
+def test_a_schedule_travels_in_the_link_and_changes_the_run():
+    state = Explainer()
+    assert (
+        state.apply_query(
+            "?checkpoints=none&silent_at=post&threshold=1&correction_at=never&successor_stall=2"
+        )
+        == []
+    )
+    assert state.schedule() == Schedule(silent_at="post", threshold=1, correction_at=None, successor_stall=2)
+    assert state.trace["schedule"] == state.schedule().to_dict()
+    assert state.preset_name() is None
+    other = Explainer()
+    other.apply_query(state.to_query())
+    assert other.trace == state.trace
+    other.apply_preset("main")
+    assert other.schedule() == Schedule() and "schedule" not in other.trace
 
 
 def test_url_preset_and_embed():

@@ -268,7 +268,7 @@ def local_only(page, explainer_url):
 
 def test_the_served_app_needs_no_network_in_any_view(explainer, local_only, console_errors):
     explainer.open()
-    for tab in ["Compare", "All 864", "Real engines", "Text view", "Glossary", "Trace"]:
+    for tab in ["Compare", "All 864", "Explore", "Real engines", "Text view", "Glossary", "Trace"]:
         explainer.page.get_by_role("tab", name=tab).click()
         expect(explainer.page.get_by_role("tab", name=tab)).to_have_attribute("aria-selected", "true")
         explainer.page.wait_for_timeout(800)
@@ -291,10 +291,21 @@ def test_a_hostile_link_shows_its_values_as_text_and_fetches_nothing(explainer, 
         expect(explainer.page.locator(".notice")).to_contain_text("tick must be a whole number")
 
 
+def test_explore_loads_the_smallest_case_into_the_player_by_keyboard(explainer):
+    explainer.open("?tab=explore&checkpoints=none")
+    load = explainer.page.get_by_role("button", name="Load the smallest case (one acceptance per input)")
+    expect(load).to_be_visible(timeout=30000)
+    load.focus()
+    explainer.page.keyboard.press("Enter")
+    expect(explainer.page.get_by_role("tab", name="Trace")).to_have_attribute("aria-selected", "true")
+    expect(explainer.page.locator(".badges")).to_contain_text("One acceptance per input: broken")
+    explainer.page.wait_for_url(re.compile(r"successor_stall=2"))
+
+
 AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
 
 
-@pytest.mark.parametrize("tab", ["trace", "compare", "sweep", "text", "glossary"])
+@pytest.mark.parametrize("tab", ["trace", "compare", "sweep", "explore", "text", "glossary"])
 def test_axe_finds_nothing_serious_in_any_view(explainer, tab):
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing; ./dev test installs npm's axe-core")

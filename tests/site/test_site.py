@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ from playwright.sync_api import expect
 
 from model import Switches, dumps, run, trace_dict
 from model.analyses import fingerprint, sweep
+from model.explore import explore_setting, source_digest
+from model.schedule import Schedule
 from tests.conftest import ROOT
 from tests.site.conftest import NODE_SCRIPT, serve_folder
 
@@ -61,6 +64,14 @@ def test_node_pyodide_gives_byte_identical_outcomes_and_main_trace(site):
     assert got["python"].startswith("3.14")
     assert got["sweep"] == dumps(sweep())
     assert got["main_trace"] == dumps(trace_dict(run(Switches())))
+    # The explorer, and the replay of a case it finds, are the same bytes in the browser's Python.
+    row = explore_setting(
+        {"fencing": "on", "checkpoints": "none", "pins": "on", "newsletter": "current-accepted"}
+        | {"post_key": "per-operation"}
+    )
+    assert got["explore_row"] == dumps(row)
+    case = Schedule().with_values(row["smallest"]["double-acceptance"]["schedule"])
+    assert got["case_trace"] == dumps(trace_dict(run(Switches(checkpoints="none"), schedule=case)))
     # The one fingerprint the self-check page compares: Pyodide's, CPython's, and the built site's agree.
     built = json.loads((site / "selfcheck.json").read_text())
     assert got["fingerprint"] == fingerprint() == {k: built[k] for k in fingerprint()}
@@ -142,11 +153,23 @@ def test_the_app_wheel_carries_the_words(site):
         "app/explainer.css",
         "app/diagrams.css",
         "app/explainer.py",
+        "app/data/explore.json",
     } <= set(inner)
 
 
+def test_the_explore_page_shows_the_whole_space_before_python(site):
+    data = json.loads((site / "explore.json").read_text())
+    assert data["model"] == source_digest()  # computed by this very model
+    html = (site / "explore.html").read_text()
+    assert f"= {data['runs']} runs" in html
+    assert html.count("<tr>") == data["settings"] + 1  # a head row, then one per protection setting
+    for row in data["rows"]:
+        for case in row["smallest"].values():
+            assert escape(case["query"]) in html
+
+
 def test_the_site_pages_name_only_local_or_pinned_urls(site):
-    for name in ("index.html", "embed.html", "selfcheck.html", "engines.html"):
+    for name in ("index.html", "embed.html", "selfcheck.html", "engines.html", "explore.html"):
         html = (site / name).read_text()
         assert _urls(html) == set(), name
         for path in re.findall(r"""(?:src|href)=["']([^"':#?]+)""", html):

@@ -1,0 +1,113 @@
+"""Explore: the reader's protections against every schedule of the explorer's space.
+
+Per invariant (and for runs that do not finish): held under all N schedules, or broken under k of N with
+the smallest case, in words, and a button that loads it into the player at the tick it breaks. Below, the
+schedule of the run on show, editable (advanced): each value either follows the switches or replaces
+them, and the link carries it.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import panel as pn
+import param
+
+from app import shared
+from app.content import caption_html
+from app.render.explore import headline_html, names, result_html
+from model.explore import PROTECTIONS
+from model.schedule import FIELD_BY_ID, SCHEDULE_IDS
+
+#: Short labels for the schedule's menus (each fits one line of a menu's width).
+LABELS = {
+    "silent_attempt": "Attempt that goes silent",
+    "silent_at": "Goes silent at step",
+    "silent_for": "Silent for (ticks)",
+    "threshold": "Missed beats to UNKNOWN",
+    "correction_at": "Report corrected at tick",
+    "poster_death": "First poster dies",
+    "successor_stall": "Successor stalls (ticks)",
+}
+
+
+def fields_html() -> str:
+    """What each menu means, in words, once."""
+    items = "".join(f"<li><b>{LABELS[f]}</b>: {FIELD_BY_ID[f].help}.</li>" for f in SCHEDULE_IDS)
+    return f'<ul class="explore-fields">{items}</ul>'
+
+
+class ExploreView(pn.viewable.Viewer):
+    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self.summary = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["explore-summary"])
+        self.results = pn.Column(sizing_mode="stretch_width", css_classes=["explore-results"])
+        self.schedule_words = pn.pane.HTML("", sizing_mode="stretch_width")
+        editors = [self._editor(field_id) for field_id in SCHEDULE_IDS]
+        reset = pn.widgets.Button(label="Back to the article's schedule", css_classes=["explore-reset"])
+        reset.on_click(
+            lambda event: self.state.param.update(**{k: self.state.param[k].default for k in SCHEDULE_IDS})
+        )
+        self.state.param.watch(self._redraw, ["trace"])
+        self._shown: tuple | None = None
+        self._redraw()
+        self._layout = pn.Column(
+            pn.pane.HTML(
+                caption_html("explore") + headline_html(shared.explored()), sizing_mode="stretch_width"
+            ),
+            self.summary,
+            self.results,
+            pn.pane.HTML("<h3>The schedule on show (advanced)</h3>", sizing_mode="stretch_width"),
+            self.schedule_words,
+            pn.pane.HTML(fields_html(), sizing_mode="stretch_width"),
+            pn.FlexBox(*editors, css_classes=["explore-schedule"]),
+            reset,
+            sizing_mode="stretch_width",
+        )
+
+    def _editor(self, field_id: str) -> pn.widgets.Select:
+        """A menu per value, with a short label (the full meaning is in the list above the menus)."""
+        f = FIELD_BY_ID[field_id]
+        as_switches = self.state.param[field_id].default  # the override that keeps the switches' value
+        options = {"as the switches say": as_switches} | {v: v for v in f.choices()}
+        select = pn.widgets.Select(
+            name=LABELS[field_id], options=options, value=getattr(self.state, field_id), width=230
+        )
+        # Both ways: the menu sets the state; a link, a preset or the reset sets the menu.
+        select.param.watch(lambda event: setattr(self.state, field_id, event.new), "value")
+        self.state.param.watch(lambda event: setattr(select, "value", event.new), field_id)
+        return select
+
+    def protections(self) -> tuple[tuple[str, str], ...]:
+        return tuple((k, getattr(self.state, k)) for k in PROTECTIONS)
+
+    def _redraw(self, *events) -> None:
+        schedule = self.state.schedule()
+        self.schedule_words.object = f"<p>{escape(schedule.words())}.</p>"
+        protections = self.protections()
+        if protections == self._shown:
+            return
+        self._shown = protections
+        row = shared.explore_row(protections)
+        chosen = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in protections)
+        self.summary.object = f"<p>Your protections ({escape(chosen)}) against {row['runs']} schedules:</p>"
+        items = []
+        for what, name in names().items():
+            items.append(pn.pane.HTML(result_html(what, name, row), sizing_mode="stretch_width"))
+            if row["broken"][what]:
+                button = pn.widgets.Button(
+                    label=f"Load the smallest case ({name.lower()})", css_classes=["explore-load"]
+                )
+                button.on_click(lambda event, case=row["smallest"][what]: self.load(case))
+                items.append(button)
+        self.results.objects = items
+
+    def load(self, case: dict) -> None:
+        """Replay a case in the player, at the tick it breaks."""
+        query = case["query"]
+        self.state.apply_query(f"{query}{'&' if len(query) > 1 else ''}tab=trace&tick={case['breach_tick']}")
+
+    def __panel__(self):
+        return self._layout

@@ -1,0 +1,59 @@
+"""The Explore tab: the reader's protections against every schedule, and loading a smallest case."""
+
+from __future__ import annotations
+
+import panel as pn
+
+from app import shared
+from app.render.explore import names
+from app.state import Explainer
+from app.views.explore import ExploreView
+
+
+def _buttons(view: ExploreView) -> list[pn.widgets.Button]:
+    return [o for o in view.results.objects if isinstance(o, pn.widgets.Button)]
+
+
+def test_each_result_says_held_or_broken_with_the_models_counts():
+    state = Explainer()
+    view = ExploreView(state=state)
+    row = shared.explore_row(view.protections())
+    html = " ".join(o.object for o in view.results.objects if isinstance(o, pn.pane.HTML))
+    for what, name in names().items():
+        if row["broken"][what]:
+            assert f"under {row['broken'][what]} of {row['runs']} schedules" in html
+        else:
+            assert f"{name}</b>: " in html and f"under all {row['runs']} schedules" in html
+    assert len(_buttons(view)) == sum(1 for k in row["broken"].values() if k)
+
+
+def test_loading_a_smallest_case_replays_it_at_the_tick_it_breaks():
+    state = Explainer(checkpoints="none")
+    view = ExploreView(state=state)
+    row = shared.explore_row(view.protections())
+    broken = [w for w in names() if row["broken"][w]]
+    assert _buttons(view), "with no checkpoints the search finds something to show"
+    for what, button in zip(broken, _buttons(view), strict=True):
+        state.apply_preset("main")
+        state.checkpoints = "none"
+        case = row["smallest"][what]
+        button.clicks += 1
+        assert state.tab == "trace" and state.tick == case["breach_tick"]
+        assert len(state.trace["ticks"]) == case["ticks"]
+        if what in {i["id"] for i in state.trace["invariants"]}:
+            (report,) = [i for i in state.trace["invariants"] if i["id"] == what]
+            assert report["breach"]["tick"] == case["breach_tick"]
+        else:
+            assert not state.outcome["finished"]
+
+
+def test_the_schedule_editor_changes_the_run_and_the_reset_restores_the_article():
+    state = Explainer()
+    view = ExploreView(state=state)
+    before = state.outcome
+    state.silent_at = "none"
+    assert state.outcome != before and "no attempt goes silent" in view.schedule_words.object
+    assert "silent_at=none" in state.to_query()
+    reset = next(o for o in view._layout.objects if isinstance(o, pn.widgets.Button))
+    reset.clicks += 1
+    assert state.outcome == before and state.to_query() == ""
