@@ -20,7 +20,9 @@ from app.views.action_html import ActionHTML
 from app.views.badges import Badges, OutcomeView
 from app.views.controls import Header, Player, SwitchPanel
 from app.views.shortcuts import Shortcuts
+from app.views.tour import TourPanel
 from app.views.trace import TraceView
+from model.schedule import SCHEDULE_IDS
 
 CSS = [css_variables()] + [
     Path(__file__).with_name(n).read_text(encoding="utf-8") for n in ("explainer.css", "diagrams.css")
@@ -39,13 +41,19 @@ class ExplainerApp:
         self.badges = Badges(state=s)
         self.outcome = OutcomeView(state=s)
         self.shortcuts = Shortcuts(self._on_key)
+        self.tour = TourPanel(state=s)
+        self.tour_slot = pn.Column(sizing_mode="stretch_width", css_classes=["tour-slot"])
+        s.param.watch(self._show_tour, ["tour"])
+        self._show_tour()
         # The tab bar is a WAI-ARIA tablist; a view is built the first time its tab opens.
         self.views: dict[str, pn.viewable.Viewer] = {}
         self.tab_bar = ActionHTML(self._on_tab, sizing_mode="stretch_width")
         self.tab_panel = pn.Column(sizing_mode="stretch_width", css_classes=["tab-panel"])
         s.param.watch(self._show_tab, ["tab"])
         self._show_tab()
-        s.param.watch(self._push_url, [*s.values(), "tick", "tab", "embed", "playing"])
+        s.param.watch(
+            self._push_url, [*s.values(), *SCHEDULE_IDS, "tick", "tab", "embed", "playing", "tour", "present"]
+        )
         self._last_query: str | None = None
         self._applying_url = False
 
@@ -55,6 +63,7 @@ class ExplainerApp:
         if self.state.embed:
             return self._embed_layout()
         main = pn.Column(
+            self.tour_slot,
             self.player,
             self.tab_bar,
             self.tab_panel,
@@ -90,6 +99,7 @@ class ExplainerApp:
         return pn.Column(
             self.shortcuts,
             self.header,
+            self.tour_slot,
             self.player,
             TraceView(state=self.state, compact=True),
             self.outcome,
@@ -118,6 +128,9 @@ class ExplainerApp:
         if tab_id not in self.views:
             self.views[tab_id] = next(t for t in TABS if t.id == tab_id).view(state=self.state)
         return self.views[tab_id]
+
+    def _show_tour(self, *events) -> None:
+        self.tour_slot.objects = [self.tour] if self.state.tour else []
 
     def _on_tab(self, action: str, value: str) -> None:
         if action == "tab" and value in TAB_IDS:

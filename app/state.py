@@ -13,6 +13,7 @@ import param
 
 from app.content import text, title_and_body
 from app.tabs import TAB_IDS
+from app.tour import steps as tour_steps
 from model import Switches, run, trace_dict
 from model.schedule import FIELDS as SCHEDULE_FIELDS
 from model.schedule import SCHEDULE_IDS, Schedule, ScheduleError
@@ -38,7 +39,9 @@ PRESETS: dict[str, dict[str, str]] = {
     },
 }
 SCHEDULE_DEFAULTS: dict[str, str] = {}  # filled below, once the schedule's ids are known
-URL_FLAGS = ("tick", "embed", "view", "tab", "preset")
+URL_FLAGS = ("tick", "embed", "view", "tab", "preset", "tour", "present", "print")
+#: Flags that keep their meaning when a tour step sets the switches, the schedule and the tick.
+LAYOUT_FLAGS = ("embed", "present", "print")
 #: The pictures an article can place in its text on their own (``?embed=1&view=timeline``), with the player.
 FIGURES = ("timeline", "lifecycles", "badges")
 MAX_TICK_DIGITS = 6  # longer is not a tick of any run; never handed to int()
@@ -78,6 +81,10 @@ class Explainer(_Settings):
     view = param.Selector(
         objects=["", *FIGURES], default="", doc="One picture alone with the player (a figure in the article)."
     )
+
+    tour = param.Integer(default=0, bounds=(0, None), doc="The guided tour's step on show (0: no tour).")
+    present = param.Boolean(default=False, doc="Presenter mode: large type for a projector, one screen.")
+    handout = param.Boolean(default=False, doc="The printable handout (?print=1): two A4 pages at most.")
 
     trace = param.Dict(precedence=-1, doc="The model's trace for the current switches (trace_dict).")
     outcome = param.Dict(precedence=-1, doc="The model's outcome for the current switches (Outcome.to_dict).")
@@ -171,7 +178,24 @@ class Explainer(_Settings):
             query["embed"] = "1"
         if self.view:
             query["view"] = self.view
+        if self.tour:
+            query["tour"] = str(self.tour)
+        if self.present:
+            query["present"] = "1"
+        if self.handout:
+            query["print"] = "1"
         return ("?" + urlencode(query)) if query else ""
+
+    # --- the tour ----------------------------------------------------------------------------------
+
+    def go_to_step(self, number: int) -> None:
+        """Open a step of the tour: its switches, schedule and tick (the layout flags stay as they are)."""
+        flags = "".join(f"&{k}=1" for k, on in (("embed", self.embed), ("present", self.present)) if on)
+        self.apply_query(f"?tour={number}{flags}")
+
+    def leave_tour(self) -> None:
+        """Out of the tour, keeping the switches the step set."""
+        self.tour = 0
 
     def apply_query(self, search: str) -> list[str]:
         """Set everything the query names. Whatever the query holds, this never fails: a bad value keeps
@@ -183,12 +207,20 @@ class Explainer(_Settings):
         except ValueError:
             pairs = []
             reading.notices.append(f"this link has more than {MAX_FIELDS} values; showing the main trace.")
+        pairs = _tour_pairs(pairs, reading)
         for key, value in pairs:
             reading.take(key, value)
         with param.parameterized.batch_call_watchers(self):
             self.playing = False
             self.param.update(
-                **reading.values, **reading.schedule, tab=reading.tab, embed=reading.embed, view=reading.view
+                **reading.values,
+                **reading.schedule,
+                tab=reading.tab,
+                embed=reading.embed,
+                view=reading.view,
+                tour=reading.tour,
+                present=reading.present,
+                handout=reading.handout,
             )
         if reading.tick > self.end_tick:
             reading.notices.append(
@@ -199,6 +231,21 @@ class Explainer(_Settings):
         return reading.notices
 
 
+def _tour_pairs(pairs: list[tuple[str, str]], reading: _Query) -> list[tuple[str, str]]:
+    """A tour step's link in place of the query's own values (keeping its layout flags), if it names
+    a step; a bad step number is a notice naming the allowed ones."""
+    wanted = next((value for key, value in pairs if key == "tour"), None)
+    if wanted is None:
+        return pairs
+    numbers = [str(s.number) for s in tour_steps()]
+    if wanted not in numbers:
+        reading.notices.append(f"tour must be a step from 1 to {numbers[-1]}; got {quoted(wanted)}.")
+        return [(k, v) for k, v in pairs if k != "tour"]
+    step = tour_steps()[int(wanted) - 1]
+    kept = [(k, v) for k, v in pairs if k in LAYOUT_FLAGS]
+    return [*parse_qsl(step.link.lstrip("?")), ("tour", wanted), *kept]
+
+
 class _Query:
     """What a URL query asks for, read leniently: every odd value becomes a notice, never an error."""
 
@@ -206,6 +253,7 @@ class _Query:
         self.values = dict(DEFAULTS)
         self.schedule = dict(SCHEDULE_DEFAULTS)
         self.tick, self.tab, self.embed, self.view = 0, TAB_IDS[0], False, ""
+        self.tour, self.present, self.handout = 0, False, False
         self.notices: list[str] = []
         self._seen: set[str] = set()
 
@@ -247,6 +295,13 @@ class _Query:
                 self.embed = value == "1"
             else:
                 self.notices.append(f"embed must be 0 or 1; got {quoted(value)}, showing the full page.")
+        elif key == "tour":
+            self.tour = int(value)  # _tour_pairs has checked it
+        elif key in ("present", "print"):
+            if value in ("0", "1"):
+                setattr(self, "handout" if key == "print" else key, value == "1")
+            else:
+                self.notices.append(f"{key} must be 0 or 1; got {quoted(value)}, showing the full page.")
         else:
             known = ", ".join([*ALL_SETTINGS, *SCHEDULE_IDS, *URL_FLAGS])
             self.notices.append(

@@ -93,8 +93,15 @@ class Checker:
         self.first.setdefault(breach.invariant, breach)
 
     def check(self, world: World) -> None:
-        tick = world.tick
         posts = world.feed.posts
+        if (
+            len(posts) == self._seen["posts"]
+            and len(world.stale_applied) == self._seen["stale"]
+            and len(world.records.acceptances.records) == self._seen["acceptances"]
+            and (self._newsletter_checked or world.newsletter.start is None)
+        ):
+            return  # nothing new since the last tick (most ticks): nothing to judge
+        tick = world.tick
         for post in posts[self._seen["posts"] :]:
             if post.announcement in self._announced:
                 self._breach(

@@ -3,7 +3,9 @@
     python -m app.render.lifecycle_layout     # after the model's tables change; commit app/lifecycles/*.svg
 
 A real layout engine places the states and routes the edges and their labels, so nothing is hand-placed
-and nothing collides. Each template names its states ``state-<state>`` and its edges
+and nothing collides. A machine with transitions beyond the article (the per-work key's rejection) gets
+two drawings: ``<name>.svg``, the article's machine, and ``<name>-beyond.svg``, with the additions; a
+trace's machine table says which one it needs. Each template names its states ``state-<state>`` and its edges
 ``move-<source>--<event>``, so ``app.render.lifecycles`` marks the current states and the move just taken
 with CSS classes, and records the hash of the table it was drawn from, so a test notices a stale drawing.
 The app and the static site use the same templates; neither needs Graphviz.
@@ -32,19 +34,33 @@ def table_hash(machine: dict) -> str:
     return hashlib.sha256(json.dumps(table, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def dot_source(machine: Machine) -> str:
+def file_name(machine: Machine, beyond: bool) -> str:
+    return f"{machine.name}-beyond.svg" if beyond else f"{machine.name}.svg"
+
+
+def drawings() -> list[tuple[Machine, bool]]:
+    """Every drawing to make: each machine as the article has it, and with its additions if it has any."""
+    return [(m, False) for m in MACHINES] + [
+        (m, True) for m in MACHINES if any(t.beyond for t in m.transitions)
+    ]
+
+
+def dot_source(machine: Machine, beyond: bool = False) -> str:
+    table = machine.to_dict(beyond=beyond)
+    states = table["states"]
+    transitions = [t for t in machine.transitions if beyond or not t.beyond]
     lines = [
         f'digraph "{machine.name}" {{',
         # A chain reads best left to right; a machine that branches, top to bottom (narrower, for phones).
-        f"  graph [rankdir={'LR' if len(machine.transitions) < len(machine.states) else 'TB'}, "
+        f"  graph [rankdir={'LR' if len(transitions) < len(states) else 'TB'}, "
         'nodesep=0.3, ranksep=0.45, pad=0.15, bgcolor="transparent"];',
         '  node [shape=box, style="rounded,filled", fillcolor="#fafafa", color="#999999", '
         'fontname="DejaVu Sans", fontsize=9, margin="0.18,0.05", height=0.3];',
         '  edge [fontname="DejaVu Sans", fontsize=8.5, color="#777777", fontcolor="#333333", arrowsize=0.7];',
     ]
-    for state in machine.states:
+    for state in states:
         lines.append(f'  "{state}" [id="state-{slug(state)}"];')
-    for t in machine.transitions:
+    for t in transitions:
         # Additions are dashed; what only the per-work key (beyond the article) reaches is dotted.
         label = t.event + (" (per-work key)" if t.beyond else " (added)" if t.addition else "")
         style = ', style="dotted"' if t.beyond else ', style="dashed"' if t.addition else ""
@@ -54,10 +70,10 @@ def dot_source(machine: Machine) -> str:
     return "\n".join(lines)
 
 
-def template(machine: Machine) -> str:
+def template(machine: Machine, beyond: bool = False) -> str:
     """The machine drawn by dot, as an SVG fragment ready to inline (no XML prolog, no comments)."""
     svg = subprocess.run(
-        ["dot", "-Tsvg"], input=dot_source(machine), capture_output=True, text=True, check=True
+        ["dot", "-Tsvg"], input=dot_source(machine, beyond), capture_output=True, text=True, check=True
     ).stdout
     svg = svg[svg.index("<svg") :]
     svg = re.sub(r"<!--.*?-->\s*", "", svg, flags=re.S)
@@ -68,14 +84,15 @@ def template(machine: Machine) -> str:
         svg,
     )
     svg = re.sub(r'id="([^"]*)"', lambda m: f'id="{m.group(1).replace("&#45;", "-")}"', svg)
-    return svg.replace("<svg ", f'<svg data-table="{table_hash(machine.to_dict())}" ', 1)
+    return svg.replace("<svg ", f'<svg data-table="{table_hash(machine.to_dict(beyond=beyond))}" ', 1)
 
 
 def main() -> None:
     TEMPLATES.mkdir(exist_ok=True)
-    for machine in MACHINES:
-        (TEMPLATES / f"{machine.name}.svg").write_text(template(machine), encoding="utf-8")
-        print(f"wrote {TEMPLATES / machine.name}.svg")
+    for machine, beyond in drawings():
+        path = TEMPLATES / file_name(machine, beyond)
+        path.write_text(template(machine, beyond), encoding="utf-8")
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ import re
 from functools import cache
 from html import escape
 
-from app.render.lifecycle_layout import TEMPLATES, slug
+from app.render.lifecycle_layout import TEMPLATES, file_name, slug
+from model.lifecycles import MACHINE_BY_NAME
 
 
 def _instance_label(machine: str, instance: str) -> str:
@@ -19,8 +20,14 @@ def _instance_label(machine: str, instance: str) -> str:
 
 
 @cache
-def _template(name: str) -> str:
-    return (TEMPLATES / f"{name}.svg").read_text(encoding="utf-8")
+def _template(name: str, beyond: bool) -> str:
+    return (TEMPLATES / file_name(MACHINE_BY_NAME[name], beyond)).read_text(encoding="utf-8")
+
+
+def _beyond(machine: dict) -> bool:
+    """Whether the trace lists transitions beyond the article's (a per-work key run)."""
+    article = MACHINE_BY_NAME[machine["name"]].to_dict(beyond=False)
+    return len(machine["transitions"]) > len(article["transitions"])
 
 
 def _description(machine: dict, frame: dict) -> str:
@@ -55,7 +62,7 @@ def lifecycle_svg(machine: dict, frame: dict, animate: bool = False) -> str:
     CSS classes, titled with its question, and the instances in each state listed beneath as chips that
     wrap (never cut off)."""
     name = machine["name"]
-    svg = _template(name)
+    svg = _template(name, _beyond(machine))
     by_state: dict[str, list[str]] = {}
     for instance, state in frame["lifecycles"].get(name, {}).items():
         by_state.setdefault(state, []).append(_instance_label(name, instance))

@@ -7,30 +7,40 @@ import shutil
 
 import pytest
 
-from app.render.lifecycle_layout import TEMPLATES, slug, table_hash, template
+from app.render.lifecycle_layout import TEMPLATES, drawings, file_name, slug, table_hash, template
 from app.render.lifecycles import lifecycle_svg
 from model import Switches, run, trace_dict
-from model.lifecycles import MACHINES
+
+DRAWINGS = drawings()
+NAMES = [file_name(m, beyond) for m, beyond in DRAWINGS]
 
 
-@pytest.mark.parametrize("machine", MACHINES, ids=lambda m: m.name)
-def test_each_drawing_was_made_from_the_current_table(machine):
-    svg = (TEMPLATES / f"{machine.name}.svg").read_text()
-    assert f'data-table="{table_hash(machine.to_dict())}"' in svg, (
-        "run: python -m app.render.lifecycle_layout"
-    )
-    for state in machine.states:
+@pytest.mark.parametrize("machine,beyond", DRAWINGS, ids=NAMES)
+def test_each_drawing_was_made_from_the_current_table(machine, beyond):
+    svg = (TEMPLATES / file_name(machine, beyond)).read_text()
+    table = machine.to_dict(beyond=beyond)
+    assert f'data-table="{table_hash(table)}"' in svg, "run: python -m app.render.lifecycle_layout"
+    for state in table["states"]:
         assert f'id="state-{slug(state)}"' in svg
-    for t in machine.transitions:
-        assert f'id="move-{slug(t.source)}--{slug(t.event)}"' in svg
+    for t in table["transitions"]:
+        assert f'id="move-{slug(t["source"])}--{slug(t["event"])}"' in svg
+
+
+def test_a_per_work_run_gets_the_drawing_with_the_rejection():
+    trace = trace_dict(run(Switches(change="after-acceptance", post_key="per-work")))
+    effect = next(m for m in trace["machines"] if m["name"] == "effect")
+    html = lifecycle_svg(effect, trace["ticks"][-1])
+    assert re.search(r'<g id="state-rejected" class="node[^"]*occupied', html)
+    article = lifecycle_svg(effect | {"transitions": effect["transitions"][:2]}, trace["ticks"][0])
+    assert 'id="state-rejected"' not in article
 
 
 @pytest.mark.skipif(
     shutil.which("dot") is None, reason="Graphviz is not installed (the drawings are committed)"
 )
-@pytest.mark.parametrize("machine", MACHINES, ids=lambda m: m.name)
-def test_dot_draws_the_committed_drawing_again(machine):
-    assert template(machine) == (TEMPLATES / f"{machine.name}.svg").read_text()
+@pytest.mark.parametrize("machine,beyond", DRAWINGS, ids=NAMES)
+def test_dot_draws_the_committed_drawing_again(machine, beyond):
+    assert template(machine, beyond) == (TEMPLATES / file_name(machine, beyond)).read_text()
 
 
 def test_a_frame_marks_its_states_and_the_move_just_taken():

@@ -1,0 +1,89 @@
+"""The guided tour: every step is well posed, its right answer comes from the model's trace, and the
+panel says so; the step lives in the URL, and leaving keeps the switches."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.state import Explainer
+from app.tour import TourError, holds, right_answers, steps, what_happened
+from app.views.tour import TourPanel
+
+STEPS = steps()
+
+
+def test_the_tour_has_about_eight_steps_each_with_two_to_four_answers():
+    assert 6 <= len(STEPS) <= 10
+    for step in STEPS:
+        assert 2 <= len(step.answers) <= 4 and step.question.endswith("?")
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda s: f"step{s.number}")
+def test_exactly_one_answer_is_borne_out_by_the_trace(step):
+    state = Explainer()
+    assert state.apply_query(f"?tour={step.number}") == []
+    assert state.tick < step.ask <= state.end_tick, "the question is asked before the tick it is about"
+    right = right_answers(step, state.trace)
+    assert len(right) == 1, [a.text for a in step.answers]
+    # The verdict quotes what the trace says happened at that tick.
+    assert what_happened(state.trace, step.ask)
+
+
+def test_the_article_s_claims_are_the_answers_the_model_gives():
+    """Cross-check a few steps against the article (not against the tour's own claims)."""
+    by_title = {s.title: s for s in STEPS}
+
+    def right_text(title: str) -> str:
+        step = by_title[title]
+        state = Explainer()
+        state.apply_query(f"?tour={step.number}")
+        (n,) = right_answers(step, state.trace)
+        return step.answers[n].text
+
+    assert "applies" in right_text("The worker was only paused")  # fencing off: a stale write lands
+    assert "refuses" in right_text("The same wake-up, fenced")
+    assert "waits" in right_text("The input changes after acceptance").lower()
+    assert "twice" in right_text("The effect window without a key")
+
+
+def test_claims_are_checked_and_unknown_ones_refused():
+    trace = Explainer().trace
+    assert holds("event epoch", trace, 5) and holds("no event epoch", trace, 4)
+    assert holds("never post-rejected", trace, 0)
+    with pytest.raises(TourError, match="event KIND"):
+        holds("sometimes epoch", trace, 5)
+
+
+def test_the_panel_says_right_or_not_quite_and_steps_to_the_tick():
+    state = Explainer()
+    state.go_to_step(2)
+    panel = TourPanel(state=state)
+    step = STEPS[1]
+    (right,) = right_answers(step, state.trace)
+    panel.choices.value = right
+    panel.check.clicks += 1
+    assert state.tick == step.ask and "Right." in panel.verdict.object
+    panel.choices.value = 1 - right
+    panel.reveal()
+    assert "Not quite." in panel.verdict.object and step.answers[right].text in panel.verdict.object
+
+
+def test_next_back_and_leave():
+    state = Explainer()
+    state.apply_query("?tour=1&present=1")
+    panel = TourPanel(state=state)
+    assert panel.back.disabled and not panel.next.disabled
+    panel.next.clicks += 1
+    assert state.tour == 2 and state.present and "tour=2" in state.to_query()
+    switches = state.switches()
+    state.leave_tour()
+    assert state.tour == 0 and state.switches() == switches and "tour" not in state.to_query()
+    state.go_to_step(len(STEPS))
+    panel._redraw()
+    assert panel.next.disabled
+
+
+def test_a_bad_step_is_a_notice_naming_the_allowed_ones():
+    state = Explainer()
+    (notice,) = state.apply_query("?tour=0")
+    assert f"from 1 to {len(STEPS)}" in notice and state.tour == 0
