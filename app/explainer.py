@@ -14,12 +14,13 @@ import panel as pn
 from app.content import heading
 from app.palette import css_variables
 from app.render.controls import tabs_html
+from app.render.handout import handout_html
 from app.state import Explainer
 from app.tabs import TAB_IDS, TABS
 from app.views.action_html import ActionHTML
 from app.views.badges import Badges, OutcomeView
 from app.views.controls import Header, Player, SwitchPanel
-from app.views.shortcuts import Shortcuts
+from app.views.shortcuts import Presenter, PrintHandout, Shortcuts
 from app.views.tour import TourPanel
 from app.views.trace import TraceView
 from model.schedule import SCHEDULE_IDS
@@ -41,6 +42,10 @@ class ExplainerApp:
         self.badges = Badges(state=s)
         self.outcome = OutcomeView(state=s)
         self.shortcuts = Shortcuts(self._on_key)
+        # The browser's print of any view gives the handout; kept in step with the run on show.
+        self.print_handout = PrintHandout(html=self.handout())
+        s.param.watch(lambda event: setattr(self.print_handout, "html", self.handout()), ["trace"])
+        self.helpers = pn.Row(self.shortcuts, self.print_handout, css_classes=["helpers"], margin=0)
         self.tour = TourPanel(state=s)
         self.tour_slot = pn.Column(sizing_mode="stretch_width", css_classes=["tour-slot"])
         s.param.watch(self._show_tour, ["tour"])
@@ -60,6 +65,10 @@ class ExplainerApp:
     def layout(self) -> pn.viewable.Viewable:
         if self.state.view:
             return self._figure_layout()
+        if self.state.handout:
+            return self._handout_layout()
+        if self.state.present:
+            return self._present_layout()
         if self.state.embed:
             return self._embed_layout()
         main = pn.Column(
@@ -76,7 +85,7 @@ class ExplainerApp:
         controls = self.switches.html
         controls.param.update(sizing_mode="fixed", width=330, styles={"flex": "0 0 330px"})
         return pn.Column(
-            self.shortcuts,
+            self.helpers,
             self.header,
             pn.FlexBox(
                 controls,
@@ -95,9 +104,10 @@ class ExplainerApp:
         # The chapter's title and words, the player with its line of badges, the timeline, the outcome so far,
         # and the switches folded away: about 900 px at 700 px wide.
         self.header.compact = self.outcome.compact = self.player.badges_always = True
+        self.header.chapters = False
         controls = pn.Card(self.switches, title="Switches", collapsed=True, sizing_mode="stretch_width")
         return pn.Column(
-            self.shortcuts,
+            self.helpers,
             self.header,
             self.tour_slot,
             self.player,
@@ -106,6 +116,48 @@ class ExplainerApp:
             controls,
             sizing_mode="stretch_width",
             css_classes=["explainer", "embed"],
+        )
+
+    def _present_layout(self) -> pn.viewable.Viewable:
+        """For a projector (1280×720 and up): the chapter, the player, the timeline and the badges on one
+        screen in large type; the switches folded away beneath, every control a button or a key."""
+        self.header.compact, self.player.badges_always = True, False
+        # A named toggle, not a Card: its header button has no accessible name in Panel 1.10.
+        show = pn.widgets.Toggle(
+            name="Show the switches", value=False, width=220, css_classes=["show-switches"]
+        )
+        panel = pn.Column(self.switches, visible=False, sizing_mode="stretch_width")
+        show.param.watch(lambda event: setattr(panel, "visible", event.new), "value")
+        controls = pn.Column(show, panel, sizing_mode="stretch_width")
+        trace = TraceView(state=self.state, compact=True, words_apart=True, large=True)
+        trace.now.styles = {"font-size": "1.15rem"}  # read from the back of the room
+        main = pn.Column(
+            self.tour_slot, self.player, trace, styles={"flex": "1 1 600px", "min-width": "400px"}
+        )
+        side = pn.Column(
+            self.badges, trace.now, width=380, styles={"flex": "0 0 380px"}, css_classes=["side"]
+        )
+        return pn.Column(
+            self.helpers,
+            Presenter(),
+            self.header,
+            pn.FlexBox(main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width"),
+            controls,
+            sizing_mode="stretch_width",
+            css_classes=["explainer", "present"],
+        )
+
+    def handout(self) -> str:
+        s = self.state
+        schedule = s.schedule().words() if s.schedule_overrides() else None
+        return handout_html(s.trace, s.outcome, s.switches().to_dict(advanced=True), schedule)
+
+    def _handout_layout(self) -> pn.viewable.Viewable:
+        """The printable handout (?print=1): the run on at most two A4 pages, in words and tables."""
+        return pn.Column(
+            pn.pane.HTML(self.handout(), sizing_mode="stretch_width"),
+            sizing_mode="stretch_width",
+            css_classes=["explainer", "handout"],
         )
 
     def _figure_layout(self) -> pn.viewable.Viewable:
@@ -117,7 +169,7 @@ class ExplainerApp:
             "badges": lambda: self.badges,
         }[self.state.view]()
         return pn.Column(
-            self.shortcuts, self.player, figure, sizing_mode="stretch_width",
+            self.helpers, self.player, figure, sizing_mode="stretch_width",
             css_classes=["explainer", "embed", f"figure-{self.state.view}"],
         )  # fmt: skip
 

@@ -50,12 +50,13 @@ class Header(pn.viewable.Viewer):
 
     state = param.Parameter(doc="The reader's state (app.state.Explainer).")
     compact = param.Boolean(default=False, doc="A short title and no introduction (the embed's layout).")
+    chapters = param.Boolean(default=True, doc="The chapters' buttons even when compact (presenter mode).")
 
     def __init__(self, **params):
         super().__init__(**params)
         self.html = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["header"])
         self.state.param.watch(self._redraw, [*ALL_SETTINGS, "notices"])
-        self.param.watch(self._redraw, ["compact"])
+        self.param.watch(self._redraw, ["compact", "chapters"])
         self._redraw()
 
     def _redraw(self, *events) -> None:
@@ -66,9 +67,8 @@ class Header(pn.viewable.Viewer):
             intro = markdown_html(text("captions", "intro"))
             title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{intro}</div>'
         note = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if name else ""
-        chapters = (
-            "" if self.compact else presets_html(list(PRESETS), name)
-        )  # the embed shows its own chapter
+        # The embed shows its own chapter; presenter mode keeps the buttons to move between chapters.
+        chapters = presets_html(list(PRESETS), name) if not self.compact or self.chapters else ""
         self.html.html = title + notice_html(self.state.notices) + chapters + note
 
     def _act(self, action: str, value: str) -> None:

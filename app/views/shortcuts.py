@@ -7,6 +7,7 @@ It draws nothing visible. It listens on the document for Space (play / pause), â
 
 from __future__ import annotations
 
+import param
 from panel.custom import JSComponent
 
 
@@ -78,3 +79,61 @@ class Shortcuts(JSComponent):
     def _handle_msg(self, msg) -> None:
         if isinstance(msg, dict) and isinstance(msg.get("action"), str):
             self._on_action(msg["action"], msg)
+
+
+class Presenter(JSComponent):
+    """Presenter mode's page-wide settings, which styles inside the components' shadow roots cannot set:
+    type that grows with the screen (every size in the page's CSS is in rem) and higher contrast (the
+    palette's variables are inherited into every shadow root)."""
+
+    _esm = """
+    export function render({ model }) {
+      const root = document.documentElement;
+      root.classList.add("presenter");
+      root.style.fontSize = "calc(9.5px + 0.62vw)";  // 17.4 px at 1280 wide, 21.4 px at 1920
+      root.style.setProperty("--muted", "#1f1f1f");
+      root.style.setProperty("--line", "#6b6b6b");
+      root.style.setProperty("--ink", "#000000");
+      const el = document.createElement("span");
+      el.hidden = true;
+      return el;
+    }
+    """
+
+
+class PrintHandout(JSComponent):
+    """What the browser prints from any view: the handout (``app.render.handout``), kept in a plain
+    element at the top of the document, where a print stylesheet can show it alone (rules cannot reach
+    into the components' shadow roots, so they hide the page's top-level elements instead)."""
+
+    html = param.String(default="", doc="The handout for the run on show.")
+
+    _esm = """
+    const STYLE = `
+      @media screen { .print-handout { display: none !important; } }
+      @media print {
+        body > *:not(.print-handout) { display: none !important; }
+        .print-handout { display: block !important; }
+      }`;
+    export function render({ model }) {
+      let sheet = document.getElementById("print-handout-style");
+      if (!sheet) {
+        sheet = document.createElement("style");
+        sheet.id = "print-handout-style";
+        sheet.textContent = STYLE;
+        document.head.appendChild(sheet);
+      }
+      let handout = document.querySelector("body > .print-handout");
+      if (!handout) {
+        handout = document.createElement("div");
+        handout.className = "print-handout explainer";
+        document.body.appendChild(handout);
+      }
+      const show = () => { handout.innerHTML = model.html; };
+      show();
+      model.on("html", show);
+      const el = document.createElement("span");
+      el.hidden = true;
+      return el;
+    }
+    """

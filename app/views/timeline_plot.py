@@ -18,13 +18,13 @@ from app.render.timeline import ARROW_COLUMNS, CELL_COLUMNS, arrows_of, breaches
 class TimelinePlot:
     """Holds one Bokeh figure and redraws it in place for a new trace or a new tick."""
 
-    def __init__(self, compact: bool = False) -> None:
+    def __init__(self, compact: bool = False, large: bool = False) -> None:
         # Pixels per lane: labels above it (even ticks), below it (odd ticks), then up to two lines of
         # breach marks, as the static SVG timeline places them. The compact plot (the embed) is shorter
         # and leaves the breach marks to its badge line.
         self.compact = compact
-        self.row_height = 40 if compact else 80
-        self.label_shift = 14 if compact else 16  # px above or below the lane (down is +)
+        self.row_height = (46 if large else 40) if compact else 80
+        self.label_shift = (17 if large else 14) if compact else 16  # px above or below the lane (down is +)
         self.cells = ColumnDataSource({k: [] for k in (*CELL_COLUMNS, "dy")})
         self.arrows = ColumnDataSource({k: [] for k in ARROW_COLUMNS})  # writes to records, posts to feed
         self.breaches = ColumnDataSource({k: [] for k in ("tick", "lane", "label", "detail", "line", "dy")})
@@ -53,8 +53,10 @@ class TimelinePlot:
         marks = fig.scatter(
             "tick", "lane", source=self.cells, marker="marker", color="colour", size=13, line_width=2
         )
-        labels = _labels(fig, self.cells, "10px", "normal", PALETTE["ink"])
-        _labels(fig, self.breaches, "11px", "bold", PALETTE["bad"])
+        labels = _labels(fig, self.cells, "13px" if large else "10px", "normal", PALETTE["ink"])
+        _labels(fig, self.breaches, "13px" if large else "11px", "bold", PALETTE["bad"])
+        if large:  # presenter mode: axis words a room can read
+            fig.yaxis.major_label_text_font_size = fig.xaxis.major_label_text_font_size = "14px"
         fig.add_tools(HoverTool(renderers=[labels, marks], tooltips="<div>@detail{safe}</div>"))
         self.now = BoxAnnotation(
             left=-0.5,

@@ -54,6 +54,8 @@ class TraceView(pn.viewable.Viewer):
     state = param.Parameter(doc="The reader's state (app.state.Explainer).")
     compact = param.Boolean(default=False, doc="Only the words and the timeline (the embed's layout).")
     lifecycles_only = param.Boolean(default=False, doc="Only the three lifecycles (a figure embed).")
+    words_apart = param.Boolean(default=False, doc="Leave the words (``self.now``) for the page to place.")
+    large = param.Boolean(default=False, doc="Larger labels on the timeline (presenter mode).")
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -61,13 +63,13 @@ class TraceView(pn.viewable.Viewer):
         if self.lifecycles_only:
             panes = [self._bound(lambda trace, tick: self._lifecycles(trace, tick), "lifecycles")]
         else:
-            self.plot = TimelinePlot(compact=self.compact)
+            self.plot = TimelinePlot(compact=self.compact, large=self.large)
             self.state.param.watch(self._redraw_plot, ["trace", "tick"])
             self._redraw_plot()
             lead = "" if self.compact else caption_html("timeline")
             self.now = self._bound(lambda trace, tick: lead + now_html(trace["ticks"][tick]), "now")
-            panes = [
-                self.now,
+            panes = [] if self.words_apart else [self.now]
+            panes += [
                 pn.pane.Bokeh(self.plot.figure, sizing_mode="stretch_width", css_classes=["timeline"]),
             ]
             if not self.compact:

@@ -1,0 +1,135 @@
+"""The classroom path in a real browser: the tour by keyboard, presenter mode on two projector sizes (with
+screenshots in the test artifacts), and the handout printed to PDF and read back with pdftotext."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+from playwright.sync_api import expect
+
+from app.state import PRESETS
+from app.tour import right_answers, steps
+from model import Switches, run, trace_dict
+from model.invariants import INVARIANT_IDS
+from tests.conftest import ARTIFACTS
+
+# Where the timeline (Bokeh's SVG, deep in shadow roots) sits on the screen.
+TIMELINE_BOX = """() => {
+  const walk = (root, found) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.tagName.toLowerCase() === "svg" && el.querySelectorAll("text").length > 20) found.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot, found);
+    }
+    return found;
+  };
+  const svg = walk(document, [])[0];
+  if (!svg) return null;
+  const r = svg.getBoundingClientRect();
+  return {x: r.x, y: r.y, width: r.width, height: r.height};
+}"""
+
+# The focused element, through every shadow root on the way down.
+DEEP_FOCUS = """() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  return el ? (el.getAttribute('aria-label') || el.innerText || el.value || el.tagName).trim() : '';
+}"""
+
+
+def test_the_tour_by_keyboard_asks_then_shows_then_moves_on(explainer):
+    step = steps()[1]
+    explainer.open("?tour=2")
+    page = explainer.page
+    expect(page.get_by_role("heading", name=re.compile("Tour, step 2 of"))).to_be_visible()
+    explainer.wait_tick(step.ask - 1)  # asked before the tick it is about
+    state_trace = trace_dict(run(Switches(fencing="off", change="never")))
+    (right,) = right_answers(step, state_trace)
+    page.get_by_role("radio", name=step.answers[right].text).focus()
+    page.keyboard.press("Space")
+    page.get_by_role("button", name="Check my answer and show the tick").focus()
+    page.keyboard.press("Enter")
+    explainer.wait_tick(step.ask)
+    expect(page.locator(".tour-verdict")).to_contain_text("Right.")
+    page.get_by_role("button", name="Next step ▶").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"tour=3"))
+    expect(page.get_by_role("heading", name=re.compile("Tour, step 3 of"))).to_be_visible()
+    page.get_by_role("button", name="Leave the tour (keep these switches)").click()
+    page.wait_for_url(lambda url: "tour=" not in url)
+    expect(page.locator(".tour")).to_have_count(0)
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_presenter_mode_fits_one_screen_and_every_control_takes_the_keyboard(
+    browser, explainer_url, width, height
+):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        page.goto(explainer_url + "?present=1&post_key=none&tick=14")
+        page.locator(".tick-now").wait_for(timeout=60000)
+        page.wait_for_timeout(1500)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=ARTIFACTS / f"presenter-{width}x{height}.png")
+        boxes = {what: page.locator(what).first.bounding_box() for what in ("ul.badges:visible", ".tick-now")}
+        boxes["timeline"] = page.evaluate(TIMELINE_BOX)
+        for what, box in boxes.items():
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (what, box)
+            assert box["x"] + box["width"] <= width, (what, box)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert float(page.evaluate("getComputedStyle(document.documentElement).fontSize")[:-2]) >= 17
+        reached = set()
+        for _ in range(45):
+            page.keyboard.press("Tab")
+            reached.add(page.evaluate(DEEP_FOCUS))
+        for control in ("The main trace", "No post key", "▶ Play", "▶▶ Last", "2×"):
+            assert any(control in r for r in reached), f"{control}: {sorted(reached)}"
+        assert "Show the switches" in reached, f"{sorted(reached)}"
+    finally:
+        context.close()
+
+
+def _pdf_text(page, url: str, name: str) -> tuple[int, str]:
+    page.goto(url)
+    page.locator(".tick-now, .handout-page").first.wait_for(timeout=60000)
+    page.wait_for_timeout(500)
+    page.emulate_media(media="print")
+    path = ARTIFACTS / name
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.pdf(path=str(path), format="A4", print_background=True)
+    info = subprocess.run(["pdfinfo", path], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
+    text = subprocess.run(
+        ["pdftotext", "-layout", path, "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return pages, " ".join(text.split())
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="./dev test installs poppler-utils")
+@pytest.mark.parametrize("query", ["?print=1", "?tab=compare&tick=6"], ids=["print-1", "any-view"])
+def test_the_handout_is_two_a4_pages_with_the_run_in_words(page, explainer_url, query):
+    pages, text = _pdf_text(page, explainer_url + query, f"handout-{query.strip('?').replace('&', '-')}.pdf")
+    assert pages <= 2, pages
+    outcome = run(Switches()).outcome()
+    trace = trace_dict(run(Switches()))
+    assert "Switches: silent paused · fencing on" in text
+    for frame in trace["ticks"]:
+        for event in frame["events"]:
+            if event["kind"] not in ("write",):
+                assert event["text"] in text, event["text"]
+    for invariant in INVARIANT_IDS:
+        assert invariant not in outcome.invariants_broken
+    assert text.count("held") >= len(INVARIANT_IDS) and "broken at t" not in text
+    assert f"{outcome.model_calls} against a minimum of 4" in text
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="./dev test installs poppler-utils")
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_chapter_prints_on_two_pages_at_most(page, explainer_url, preset):
+    pages, text = _pdf_text(page, f"{explainer_url}?preset={preset}&print=1", f"handout-{preset}.pdf")
+    assert pages <= 2, (preset, pages)
+    broken = run(Switches.from_mapping(PRESETS[preset])).outcome().invariants_broken
+    assert text.count("broken at t") == len(broken), text
