@@ -24,6 +24,7 @@ import hashlib
 import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache
 from pathlib import Path
 
 from .invariants import INVARIANT_IDS
@@ -63,6 +64,12 @@ def schedules(space: Mapping[str, tuple] = SPACE) -> Iterator[Schedule]:
         if fields["silent_at"] == "none" and fields["silent_for"] != _length_without_silence(space):
             continue  # without a silence its length means nothing: count such a schedule once
         yield Schedule(**fields)
+
+
+@cache
+def _default_schedules() -> tuple[Schedule, ...]:
+    """The default space's schedules, made once per process (each worker explores many settings)."""
+    return tuple(schedules(SPACE))
 
 
 def _changes(schedule: Schedule) -> int:
@@ -125,7 +132,7 @@ def explore_setting(protections: Mapping[str, str], space: Mapping[str, tuple] =
         if what not in smallest or key < smallest[what][0]:
             smallest[what] = (key, schedule, detail)
 
-    for index, schedule in enumerate(schedules(space)):
+    for index, schedule in enumerate(_default_schedules() if space is SPACE else schedules(space)):
         result = run(switches, recording=False, schedule=schedule)
         runs += 1
         ticks, faults = result.end_tick + 1, schedule.faults()
