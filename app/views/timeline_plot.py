@@ -8,11 +8,14 @@ broke. Everything drawn comes from the trace.
 
 from __future__ import annotations
 
-from bokeh.models import BoxAnnotation, ColumnDataSource, FactorRange, HoverTool, Range1d
+from bokeh.models import BoxAnnotation, ColumnDataSource, CustomJS, FactorRange, HoverTool, NoOverlap, Range1d
 from bokeh.plotting import figure
 
 from app.palette import PALETTE
 from app.render.timeline import ARROW_COLUMNS, CELL_COLUMNS, arrows_of, breaches_of, cells_of, lanes_of, upto
+
+#: Below this many pixels between neighbouring ticks, the words under the marks would collide.
+MIN_PX_PER_TICK_FOR_LABELS = 40
 
 
 class TimelinePlot:
@@ -54,7 +57,21 @@ class TimelinePlot:
             "tick", "lane", source=self.cells, marker="marker", color="colour", size=13, line_width=2
         )
         labels = _labels(fig, self.cells, "13px" if large else "10px", "normal", PALETTE["ink"])
-        _labels(fig, self.breaches, "13px" if large else "11px", "bold", PALETTE["bad"])
+        breach_labels = _labels(fig, self.breaches, "13px" if large else "11px", "bold", PALETTE["bad"])
+        # On a narrow screen (a phone) the ticks are too close for words under the marks: show the marks
+        # alone, and leave the words to the list above the plot and the badges. Decided in the browser,
+        # which alone knows the plot's width; tick labels that would touch are dropped the same way.
+        hide = CustomJS(
+            args={"fig": fig, "renderers": [labels, breach_labels], "min_px": MIN_PX_PER_TICK_FOR_LABELS},
+            code="""
+            const span = fig.x_range.end - fig.x_range.start;
+            const show = fig.inner_width <= 0 || fig.inner_width / span >= min_px;
+            for (const r of renderers) if (r.visible !== show) r.visible = show;
+            """,
+        )
+        fig.js_on_change("inner_width", hide)
+        fig.x_range.js_on_change("end", hide)
+        fig.xaxis.major_label_policy = NoOverlap()
         if large:  # presenter mode: axis words a room can read
             fig.yaxis.major_label_text_font_size = fig.xaxis.major_label_text_font_size = "14px"
         fig.add_tools(HoverTool(renderers=[labels, marks], tooltips="<div>@detail{safe}</div>"))

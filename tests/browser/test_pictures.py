@@ -76,10 +76,12 @@ BOKEH_TIMELINE = """() => {
 }"""
 
 
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
 @pytest.mark.parametrize("preset", PRESETS)
-def test_the_served_apps_timeline_labels_do_not_overlap(explainer, preset):
-    """At the chapter's last tick, which holds every label any earlier tick shows."""
-    explainer.page.set_viewport_size({"width": 1280, "height": 1000})
+def test_the_served_apps_timeline_labels_do_not_overlap(explainer, preset, width):
+    """At the chapter's last tick, which holds every label any earlier tick shows; on a phone too, where
+    the words under the marks give way when the ticks are too close for them."""
+    explainer.page.set_viewport_size({"width": width, "height": 1000})
     end = run(Switches(**PRESETS[preset])).end_tick
     explainer.open(f"?preset={preset}&tick={end}")
     explainer.wait_tick(end)
