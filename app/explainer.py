@@ -43,7 +43,7 @@ class ExplainerApp:
         self.outcome = OutcomeView(state=s)
         self.shortcuts = Shortcuts(self._on_key)
         # The browser's print of any view gives the handout; kept in step with the run on show.
-        self.print_handout = PrintHandout(html=self.handout())
+        self.print_handout = PrintHandout(html=self.handout(), css="\n".join(CSS))
         s.param.watch(lambda event: setattr(self.print_handout, "html", self.handout()), ["trace"])
         self.helpers = pn.Row(self.shortcuts, self.print_handout, css_classes=["helpers"], margin=0)
         self.tour = TourPanel(state=s)

@@ -104,9 +104,12 @@ class Presenter(JSComponent):
 class PrintHandout(JSComponent):
     """What the browser prints from any view: the handout (``app.render.handout``), kept in a plain
     element at the top of the document, where a print stylesheet can show it alone (rules cannot reach
-    into the components' shadow roots, so they hide the page's top-level elements instead)."""
+    into the components' shadow roots, so they hide the page's top-level elements instead). Its content
+    sits in a closed shadow root with its own styles: on screen it is not there for anyone, readers,
+    assistive technology or scripts looking for the page's controls."""
 
     html = param.String(default="", doc="The handout for the run on show.")
+    css = param.String(default="", doc="The styles the handout needs (it has its own shadow root).")
 
     _esm = """
     const STYLE = `
@@ -123,13 +126,14 @@ class PrintHandout(JSComponent):
         sheet.textContent = STYLE;
         document.head.appendChild(sheet);
       }
-      let handout = document.querySelector("body > .print-handout");
-      if (!handout) {
-        handout = document.createElement("div");
-        handout.className = "print-handout explainer";
-        document.body.appendChild(handout);
-      }
-      const show = () => { handout.innerHTML = model.html; };
+      document.querySelectorAll("body > .print-handout").forEach((old) => old.remove());
+      const host = document.createElement("div");
+      host.className = "print-handout";
+      document.body.appendChild(host);
+      const inside = host.attachShadow({ mode: "closed" });
+      const show = () => {
+        inside.innerHTML = `<style>${model.css}</style><div class="explainer">${model.html}</div>`;
+      };
       show();
       model.on("html", show);
       const el = document.createElement("span");
