@@ -9,6 +9,7 @@ from pathlib import Path
 
 from model import Switches, analyses, dumps, run, trace_dict
 from model.explore import explore, explore_setting, local_mapper, source_digest
+from model.schedule import Schedule
 
 #: The explorer's results over every protection setting, written by the build (and ``./dev serve``) so a
 #: page shows them at once; without the file (or for another model), one setting is explored on demand.
@@ -32,18 +33,18 @@ def one_change_rows() -> tuple:
 
 
 @cache
-def trace_for(switches: Switches) -> dict:
-    return trace_dict(run(switches))
+def trace_for(switches: Switches, schedule: Schedule | None = None) -> dict:
+    return trace_dict(run(switches, schedule=schedule))
 
 
 @cache
-def outcome_for(switches: Switches) -> dict:
-    return run(switches, recording=False).outcome().to_dict()
+def outcome_for(switches: Switches, schedule: Schedule | None = None) -> dict:
+    return run(switches, recording=False, schedule=schedule).outcome().to_dict()
 
 
 @cache
-def from_scratch(switches: Switches) -> dict:
-    return analyses.from_scratch(switches)
+def from_scratch(switches: Switches, schedule: Schedule | None = None) -> dict:
+    return analyses.from_scratch(switches, schedule)
 
 
 _explored: list[dict] = []  # once found, kept; until then, looked for again (``./dev serve`` writes it late)

@@ -9,6 +9,7 @@ import hashlib
 from dataclasses import dataclass
 
 from .invariants import INVARIANT_IDS
+from .schedule import Schedule
 from .simulation import run
 from .switches import (
     MAIN_TRACE,
@@ -62,14 +63,14 @@ def fingerprint() -> dict:
     }
 
 
-def from_scratch(switches: Switches) -> dict:
+def from_scratch(switches: Switches, schedule: Schedule | None = None) -> dict:
     """The article's counterfactual: the same run if no successor restored anything from the journal.
 
     Returns the model calls of every attempt with restoring (as the run is) and without, and the calls
     restoring saved, so a view can say e.g. "the rebuild cost 1 call; rebuilding everything would have
     cost 4"."""
-    restored = run(switches, recording=False).outcome()
-    scratch = run(switches, recording=False, restore=False).outcome()
+    restored = run(switches, recording=False, schedule=schedule).outcome()
+    scratch = run(switches, recording=False, restore=False, schedule=schedule).outcome()
     return {
         "calls_by_attempt": restored.calls_by_attempt,
         "from_scratch_by_attempt": scratch.calls_by_attempt,

@@ -185,8 +185,10 @@ def format_markdown(run_) -> str:
     invariant held or broken (and where), and the outcome."""
     trace = trace_dict(run_)
     switches = " · ".join(f"{k} **{v}**" for k, v in run_.switches.to_dict(advanced=True).items())
-    lines = ["# Durable work: one run", "", f"Switches: {switches}", "", "## What happens", "",
-             "| tick | who | what happens |", "| --- | --- | --- |"]  # fmt: skip
+    lines = ["# Durable work: one run", "", f"Switches: {switches}", ""]
+    if run_.schedule != Schedule.of(run_.switches):
+        lines += [f"Schedule: {run_.schedule.words()}.", ""]
+    lines += ["## What happens", "", "| tick | who | what happens |", "| --- | --- | --- |"]
     for frame in trace["ticks"]:
         for n, event in enumerate(e for e in frame["events"] if e["kind"] not in ECHO_KINDS):
             tick = f"t{frame['tick']}" if n == 0 else ""
@@ -362,6 +364,9 @@ def format_explore(result: dict) -> str:
     else:
         broken = ", ".join(f"{k} in {n} runs" for k, n in h["broken"].items() if n)
         lines.append(f"  invariants DO break: {broken}.")
+        for mode, counts in h["by_checkpoints"].items():
+            named = ", ".join(f"{k} in {n}" for k, n in counts.items() if n and k != UNFINISHED)
+            lines.append(f"    checkpoints {mode}: {named or 'nothing breaks'}")
     lines.append(f"  {h['unfinished']} of its runs end without finishing (not an invariant; see below).")
     best: dict[str, tuple] = {}
     for row in result["rows"]:

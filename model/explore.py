@@ -246,4 +246,6 @@ def headline(rows: list[dict]) -> dict:
         "broken": broken,
         "holds": bool(on) and not any(broken.values()),
         "unfinished": sum(r["broken"][UNFINISHED] for r in on),
+        # The four protections hold the fifth (checkpoints) open: what each of its values breaks.
+        "by_checkpoints": {r["protections"]["checkpoints"]: r["broken"] for r in on},
     }

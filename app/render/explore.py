@@ -41,8 +41,11 @@ def headline_html(data: dict | None) -> str:
     if h["holds"]:
         answer = "no invariant breaks under any of them."
     else:
-        broken = "; ".join(f"{names[i].lower()} in {n}" for i, n in h["broken"].items() if n)
-        answer = f"invariants do break: {escape(broken)}."
+        parts = []
+        for mode, counts in h["by_checkpoints"].items():
+            broken = ", ".join(f"{names[i].lower()} in {n}" for i, n in counts.items() if n and i in names)
+            parts.append(f"with {mode} checkpoints, " + (f"broken: {broken}" if broken else "nothing breaks"))
+        answer = escape("; ".join(parts)) + "."
     return (
         f'<p class="explore-headline"><b>The whole space:</b> {data["schedules"]} schedules × '
         f"{data['settings']} protection settings = {data['runs']} runs. With {escape(on)} "

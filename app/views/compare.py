@@ -35,18 +35,19 @@ class CompareView(pn.viewable.Viewer):
 
     def _redraw(self, *events) -> None:
         s = self.state
-        mine = s.switches()
+        mine, schedule = s.switches(), s.schedule()
+        # The same events, and the same schedule, with every protection on.
         protected = protected_counterpart(mine)
-        protected_trace = shared.trace_for(protected)
+        protected_trace = shared.trace_for(protected, schedule)
         self.parts_at = first_divergence(s.trace, protected_trace)
         self.body.object = compare_html(
             s.outcome,
-            shared.outcome_for(protected),
+            shared.outcome_for(protected, schedule),
             s.trace,
             protected_trace,
             mine.differences(protected),
             self.parts_at,
-            shared.from_scratch(mine),
+            shared.from_scratch(mine, schedule),
         )
         self.jump.visible = self.parts_at is not None
 

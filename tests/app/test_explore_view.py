@@ -57,3 +57,15 @@ def test_the_schedule_editor_changes_the_run_and_the_reset_restores_the_article(
     reset = next(o for o in view._layout.objects if isinstance(o, pn.widgets.Button))
     reset.clicks += 1
     assert state.outcome == before and state.to_query() == ""
+
+
+def test_compare_sets_the_protected_run_on_the_readers_schedule():
+    """With no silence, fencing has nothing to fence: the protected run under the same schedule never
+    parts from the reader's (under the article's schedule it would, at t3)."""
+    from app.views.compare import CompareView
+
+    state = Explainer()
+    state.apply_query("?fencing=off&silent_at=none&change=never")
+    assert CompareView(state=state).parts_at is None
+    state.apply_query("?fencing=off&change=never")
+    assert CompareView(state=state).parts_at is not None

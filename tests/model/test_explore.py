@@ -151,6 +151,9 @@ def test_the_headline_is_computed_from_the_rows(explored):
     for invariant in INVARIANT_IDS:
         assert headline["broken"][invariant] == sum(r["broken"][invariant] for r in on)
     assert headline["holds"] == (not any(headline["broken"].values()))
+    for invariant in INVARIANT_IDS:
+        by_mode = headline["by_checkpoints"]
+        assert sum(counts[invariant] for counts in by_mode.values()) == headline["broken"][invariant]
 
 
 def test_the_text_table_says_the_size_and_the_headline(explored):
