@@ -426,7 +426,8 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
         if compact
         else f'<header><h1>{parts["h_title"]}</h1><div class="intro">{parts["intro"]}</div>'
         '<nav><a href="selfcheck.html">The model in your browser</a> · <a href="engines.html">Real '
-        'engines</a> · <a href="explore.html">Beyond the one schedule</a></nav></header>'
+        'engines</a> · <a href="explore.html">Beyond the one schedule</a> · '
+        '<a href="app/explainer.html?tour=1">Take the guided tour</a></nav></header>'
     )
     return (
         f'{header}<main>{status}<div id="live-slot"></div>{prerender}</main>'
