@@ -155,6 +155,7 @@ class ExplainerApp:
     def _handout_layout(self) -> pn.viewable.Viewable:
         """The printable handout (?print=1): the run on at most two A4 pages, in words and tables."""
         return pn.Column(
+            self.helpers,  # the main landmark, the back button, and the same print as any view
             pn.pane.HTML(self.handout(), sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
             css_classes=["explainer", "handout"],

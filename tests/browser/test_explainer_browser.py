@@ -321,6 +321,20 @@ def test_axe_finds_nothing_serious_in_any_view(explainer, tab):
     assert not any(v["id"] == "landmark-one-main" for v in found)
 
 
+@pytest.mark.parametrize("query", ["?tour=2", "?tour=9&present=1", "?present=1&tick=8", "?print=1"])
+def test_axe_finds_nothing_serious_in_the_classroom_layouts(explainer, query):
+    explainer.page.goto(explainer.base_url + query)
+    explainer.page.locator(".tick-now, .handout-page").first.wait_for(timeout=60000)
+    explainer.page.wait_for_timeout(1000)
+    explainer.page.evaluate(AXE.read_text())
+    found = explainer.page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))"
+    )
+    assert [v for v in found if v["impact"] in ("serious", "critical")] == [], found
+    assert not any(v["id"] == "landmark-one-main" for v in found)
+
+
 def test_a_phone_gets_one_column_with_the_badges_by_the_player(browser, explainer_url):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
