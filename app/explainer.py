@@ -131,12 +131,15 @@ class ExplainerApp:
         controls = pn.Column(show, panel, sizing_mode="stretch_width")
         trace = TraceView(state=self.state, compact=True, words_apart=True, large=True)
         trace.now.styles = {"font-size": "1.15rem"}  # read from the back of the room
-        main = pn.Column(
-            self.tour_slot, self.player, trace, styles={"flex": "1 1 600px", "min-width": "400px"}
-        )
+        self.tour_slot.styles = {"font-size": "1.1rem"}
+        main = pn.Column(self.player, trace, styles={"flex": "1 1 600px", "min-width": "400px"})
+        # Beside the timeline: the badges, then the tour's question (its verdict lists the tick's events)
+        # or, outside the tour, what happens at this tick.
         side = pn.Column(
-            self.badges, trace.now, width=380, styles={"flex": "0 0 380px"}, css_classes=["side"]
+            self.badges, self.tour_slot, width=380, styles={"flex": "0 0 380px"}, css_classes=["side"]
         )
+        if not self.state.tour:
+            side.append(trace.now)
         return pn.Column(
             self.helpers,
             Presenter(),

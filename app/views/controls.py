@@ -55,7 +55,7 @@ class Header(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         self.html = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["header"])
-        self.state.param.watch(self._redraw, [*ALL_SETTINGS, "notices"])
+        self.state.param.watch(self._redraw, [*ALL_SETTINGS, "notices", "tour"])
         self.param.watch(self._redraw, ["compact", "chapters"])
         self._redraw()
 
@@ -66,7 +66,9 @@ class Header(pn.viewable.Viewer):
         else:
             intro = markdown_html(text("captions", "intro"))
             title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{intro}</div>'
-        note = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if name else ""
+        # In the tour, the step's own words say what to watch; the chapter's would say it twice.
+        shown = name and not self.state.tour
+        note = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if shown else ""
         # The embed shows its own chapter; presenter mode keeps the buttons to move between chapters.
         chapters = presets_html(list(PRESETS), name) if not self.compact or self.chapters else ""
         self.html.html = title + notice_html(self.state.notices) + chapters + note

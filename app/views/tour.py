@@ -1,5 +1,7 @@
 """The guided tour's panel: what to watch, a question asked before the answer is shown, and the verdict
-read from the model's trace. Every control is a button or a radio group, so the keyboard reaches all."""
+read from the model's trace. One ActionHTML draws it all: the answers are real radio buttons in a
+fieldset, the rest are buttons, so the keyboard reaches everything and long answers wrap in a narrow
+column."""
 
 from __future__ import annotations
 
@@ -9,58 +11,74 @@ import panel as pn
 import param
 
 from app.tour import right_answers, steps, what_happened
+from app.views.action_html import ActionHTML
+
+
+def _button(action: str, label: str, disabled: bool = False, primary: bool = False) -> str:
+    return (
+        f'<button type="button" class="tour-{action}{" chosen" if primary else ""}" data-action="{action}" '
+        f'data-key="tour-{action}"{" disabled" if disabled else ""}>{escape(label)}</button>'
+    )
 
 
 class TourPanel(pn.viewable.Viewer):
     state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    chosen = param.Integer(default=None, allow_None=True, doc="The answer the reader picked, if any.")
+    verdict = param.String(default="", doc="What the model says, once the reader asked to see (HTML).")
 
     def __init__(self, **params):
         super().__init__(**params)
-        self.intro = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["tour-intro"])
-        self.choices = pn.widgets.RadioBoxGroup(
-            options={}, value=None, inline=False, css_classes=["tour-choices"]
-        )
-        self.check = pn.widgets.Button(label="Check my answer and show the tick", color="primary")
-        self.verdict = pn.pane.HTML("", sizing_mode="stretch_width", css_classes=["tour-verdict"])
-        self.back = pn.widgets.Button(label="◀ Back a step", css_classes=["tour-back"])
-        self.next = pn.widgets.Button(label="Next step ▶", css_classes=["tour-next"])
-        leave = pn.widgets.Button(label="Leave the tour (keep these switches)", css_classes=["tour-leave"])
-        self.check.on_click(lambda event: self.reveal())
-        self.back.on_click(lambda event: self.state.go_to_step(self.state.tour - 1))
-        self.next.on_click(lambda event: self.state.go_to_step(self.state.tour + 1))
-        leave.on_click(lambda event: self.state.leave_tour())
-        self.state.param.watch(self._redraw, ["tour"])
-        self._redraw()
-        self._layout = pn.Column(
-            self.intro,
-            self.choices,
-            self.check,
-            self.verdict,
-            pn.Row(self.back, self.next, leave, css_classes=["tour-nav"]),
-            sizing_mode="stretch_width",
-            css_classes=["tour"],
-        )
+        self.html = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["tour"])
+        self.state.param.watch(self._new_step, ["tour"])
+        self.param.watch(self._redraw, ["chosen", "verdict"])
+        self._new_step()
 
     def step(self):
         return steps()[self.state.tour - 1] if self.state.tour else None
 
+    def _new_step(self, *events) -> None:
+        with param.parameterized.batch_call_watchers(self):
+            self.chosen, self.verdict = None, ""
+        self._redraw()
+
     def _redraw(self, *events) -> None:
         step = self.step()
         if step is None:
+            self.html.html = ""
             return
         total = len(steps())
-        self.intro.object = (
-            f'<section aria-label="Guided tour"><h2>Tour, step {step.number} of {total}:'
-            f" {escape(step.title)}</h2>"
-            f"<p>{escape(step.watch)}</p><p><b>{escape(step.question)}</b></p></section>"
+        answers = "".join(
+            f'<label class="tour-answer"><input type="radio" name="tour-answer" data-action="answer" '
+            f'data-value="{n}" data-key="answer-{n}"{" checked" if n == self.chosen else ""}> '
+            f"{escape(a.text)}</label>"
+            for n, a in enumerate(step.answers)
         )
-        self.choices.options = {a.text: n for n, a in enumerate(step.answers)}
-        self.choices.value = None
-        self.choices.name = step.question
-        self.verdict.object = ""
-        self.check.disabled = False
-        self.back.disabled = step.number == 1
-        self.next.disabled = step.number == total
+        self.html.html = (
+            f'<section class="tour-step" aria-label="Guided tour">'
+            f"<h2>Tour, step {step.number} of {total}: {escape(step.title)}</h2>"
+            f"<p>{escape(step.watch)}</p>"
+            f'<fieldset class="tour-answers"><legend>{escape(step.question)}</legend>{answers}</fieldset>'
+            f"<p>{_button('check', 'Check my answer and show the tick', primary=True)}</p>"
+            f'<div class="tour-verdict" role="status" aria-live="polite">{self.verdict}</div>'
+            f'<p class="tour-nav">{_button("back", "◀ Back a step", step.number == 1)} '
+            f"{_button('next', 'Next step ▶', step.number == total)} "
+            f"{_button('leave', 'Leave the tour (keep these switches)')}</p></section>"
+        )
+
+    def _act(self, action: str, value: str) -> None:
+        step = self.step()
+        if step is None:
+            return
+        if action == "answer" and value.isdigit() and int(value) < len(step.answers):
+            self.chosen = int(value)
+        elif action == "check":
+            self.reveal()
+        elif action == "back" and step.number > 1:
+            self.state.go_to_step(step.number - 1)
+        elif action == "next" and step.number < len(steps()):
+            self.state.go_to_step(step.number + 1)
+        elif action == "leave":
+            self.state.leave_tour()
 
     def reveal(self) -> None:
         """Step to the asked tick and say, from the trace, which answer the model bears out."""
@@ -70,19 +88,17 @@ class TourPanel(pn.viewable.Viewer):
         self.state.playing = False
         self.state.go(step.ask)
         right = right_answers(step, self.state.trace)
-        chosen = self.choices.value
-        if chosen is None:
+        if self.chosen is None:
             opening = "Here is what the model does."
-        elif chosen in right:
+        elif self.chosen in right:
             opening = "<b>Right.</b>"
         else:
             opening = "<b>Not quite.</b>"
         answer = "; ".join(escape(step.answers[n].text) for n in right)
         happened = "".join(f"<li>{escape(line)}</li>" for line in what_happened(self.state.trace, step.ask))
-        self.verdict.object = (
-            f'<div role="status" aria-live="polite"><p>{opening} The model\'s answer: {answer}</p>'
-            f"<p>At t{step.ask}:</p><ul>{happened}</ul></div>"
+        self.verdict = (
+            f"<p>{opening} The model's answer: {answer}</p><p>At t{step.ask}:</p><ul>{happened}</ul>"
         )
 
     def __panel__(self):
-        return self._layout
+        return self.html

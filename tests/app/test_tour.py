@@ -60,27 +60,35 @@ def test_the_panel_says_right_or_not_quite_and_steps_to_the_tick():
     panel = TourPanel(state=state)
     step = STEPS[1]
     (right,) = right_answers(step, state.trace)
-    panel.choices.value = right
-    panel.check.clicks += 1
-    assert state.tick == step.ask and "Right." in panel.verdict.object
-    panel.choices.value = 1 - right
-    panel.reveal()
-    assert "Not quite." in panel.verdict.object and step.answers[right].text in panel.verdict.object
+    panel._act("answer", str(right))
+    panel._act("check", "")
+    assert state.tick == step.ask and "Right." in panel.verdict
+    assert (
+        "Right." in panel.html.html
+        and f'data-value="{right}" data-key="answer-{right}" checked' in panel.html.html
+    )
+    panel._act("answer", str(1 - right))
+    panel._act("check", "")
+    assert "Not quite." in panel.verdict and step.answers[right].text in panel.verdict
+    panel._act("answer", "99")  # not an answer of this step: ignored
+    assert panel.chosen == 1 - right
 
 
 def test_next_back_and_leave():
     state = Explainer()
     state.apply_query("?tour=1&present=1")
     panel = TourPanel(state=state)
-    assert panel.back.disabled and not panel.next.disabled
-    panel.next.clicks += 1
+    assert 'data-action="back" data-key="tour-back" disabled' in panel.html.html
+    panel._act("back", "")
+    assert state.tour == 1
+    panel._act("next", "")
     assert state.tour == 2 and state.present and "tour=2" in state.to_query()
+    assert panel.chosen is None and panel.verdict == ""  # a new step asks afresh
     switches = state.switches()
-    state.leave_tour()
+    panel._act("leave", "")
     assert state.tour == 0 and state.switches() == switches and "tour" not in state.to_query()
     state.go_to_step(len(STEPS))
-    panel._redraw()
-    assert panel.next.disabled
+    assert 'data-action="next" data-key="tour-next" disabled' in panel.html.html
 
 
 def test_a_bad_step_is_a_notice_naming_the_allowed_ones():

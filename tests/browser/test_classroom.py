@@ -49,6 +49,7 @@ def test_the_tour_by_keyboard_asks_then_shows_then_moves_on(explainer):
     (right,) = right_answers(step, state_trace)
     page.get_by_role("radio", name=step.answers[right].text).focus()
     page.keyboard.press("Space")
+    expect(page.get_by_role("radio", name=step.answers[right].text)).to_be_checked()
     page.get_by_role("button", name="Check my answer and show the tick").focus()
     page.keyboard.press("Enter")
     explainer.wait_tick(step.ask)
