@@ -62,6 +62,7 @@ class Field:
     high: int | None
     never: bool
     help: str
+    switch: str | None = None  # the event switch whose timing this value replaces, if any
 
     def choices(self) -> list[str]:
         """Every value, as text (for a menu)."""
@@ -81,12 +82,19 @@ class Field:
 
 
 FIELDS: tuple[Field, ...] = (
-    Field("silent_attempt", 1, 3, False, "which attempt goes silent"),
-    Field("silent_at", None, None, False, "the step at which it goes silent (none: no silence)"),
-    Field("silent_for", 1, BOUND, True, "how many ticks it stays silent (never: it crashed)"),
+    Field("silent_attempt", 1, 3, False, "which attempt goes silent", "silent"),
+    Field("silent_at", None, None, False, "the step at which it goes silent (none: no silence)", "silent"),
+    Field("silent_for", 1, BOUND, True, "how many ticks it stays silent (never: it crashed)", "silent"),
     Field("threshold", 1, 5, False, "missed heartbeats before an attempt is presumed lost"),
-    Field("correction_at", 0, BOUND, True, "the tick the report is corrected to v2 (never: not at all)"),
-    Field("poster_death", None, None, False, "where the first poster dies"),
+    Field(
+        "correction_at",
+        0,
+        BOUND,
+        True,
+        "the tick the report is corrected to v2 (never: not at all)",
+        "change",
+    ),
+    Field("poster_death", None, None, False, "where the first poster dies", "poster"),
     Field("successor_stall", 0, 10, False, "ticks the silent attempt's successor takes no step"),
 )
 FIELD_BY_ID: dict[str, Field] = {f.id: f for f in FIELDS}

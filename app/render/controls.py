@@ -20,23 +20,30 @@ def _option(setting: str, value: str, chosen: bool) -> str:
     )
 
 
-def switch_html(setting: str, current: str) -> str:
+def switch_html(setting: str, current: str, replaced: bool = False) -> str:
     title, doc = title_and_body(text("switches", setting))
     options = "".join(_option(setting, v, v == current) for v in allowed_values(setting))
+    # A schedule value that replaces this switch's timing says so: the switch alone no longer tells.
+    note = (
+        '<div class="switch-replaced">Its timing is replaced by the schedule (see above).</div>'
+        if replaced
+        else ""
+    )
     return (
         f'<div class="switch" role="group" aria-labelledby="label-{setting}">'
         f'<div class="switch-label" id="label-{setting}"><strong>{escape(title)}</strong> '
         f'<span class="switch-id">({setting})</span></div>'
-        f'<div class="switch-doc">{markdown_html(doc)}</div>'
+        f'<div class="switch-doc">{markdown_html(doc)}</div>{note}'
         f'<div class="options switch-{setting}">{options}</div></div>'
     )
 
 
-def switches_html(values: dict[str, str], advanced_open: bool) -> str:
-    """Every setting, grouped by its role as the model declares it."""
+def switches_html(values: dict[str, str], advanced_open: bool, replaced: frozenset[str] = frozenset()) -> str:
+    """Every setting, grouped by its role as the model declares it; ``replaced``: event switches whose
+    timing a schedule value replaces."""
 
     def group(role: Role) -> str:
-        return "".join(switch_html(s.id, values[s.id]) for s in SETTINGS if s.role is role)
+        return "".join(switch_html(s.id, values[s.id], s.id in replaced) for s in SETTINGS if s.role is role)
 
     expanded = str(advanced_open).lower()
     return (

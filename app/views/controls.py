@@ -13,6 +13,7 @@ from app.render.controls import player_html, presets_html, switches_html
 from app.render.outcome import badge_strip_html
 from app.state import PRESETS, SPEEDS
 from app.views.action_html import ActionHTML
+from model.schedule import FIELD_BY_ID, SCHEDULE_IDS
 from model.switches import ALL_SETTINGS, allowed_values
 
 
@@ -25,12 +26,13 @@ class SwitchPanel(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         self.html = ActionHTML(self._act, css_classes=["controls"], sizing_mode="stretch_width")
-        self.state.param.watch(self._redraw, list(ALL_SETTINGS))
+        self.state.param.watch(self._redraw, [*ALL_SETTINGS, *SCHEDULE_IDS])
         self.param.watch(self._redraw, ["advanced_open"])
         self._redraw()
 
     def _redraw(self, *events) -> None:
-        self.html.html = switches_html(self.state.values(), self.advanced_open)
+        replaced = frozenset(FIELD_BY_ID[k].switch for k in self.state.schedule_overrides()) - {None}
+        self.html.html = switches_html(self.state.values(), self.advanced_open, replaced)
 
     def _act(self, action: str, value: str) -> None:
         if action == "advanced":
@@ -55,7 +57,7 @@ class Header(pn.viewable.Viewer):
     def __init__(self, **params):
         super().__init__(**params)
         self.html = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["header"])
-        self.state.param.watch(self._redraw, [*ALL_SETTINGS, "notices", "tour"])
+        self.state.param.watch(self._redraw, [*ALL_SETTINGS, *SCHEDULE_IDS, "notices", "tour"])
         self.param.watch(self._redraw, ["compact", "chapters"])
         self._redraw()
 
@@ -71,11 +73,29 @@ class Header(pn.viewable.Viewer):
         note = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if shown else ""
         # The embed shows its own chapter; presenter mode keeps the buttons to move between chapters.
         chapters = presets_html(list(PRESETS), name) if not self.compact or self.chapters else ""
-        self.html.html = title + notice_html(self.state.notices) + chapters + note
+        self.html.html = title + notice_html(self.state.notices) + chapters + note + self._schedule_html()
+
+    def _schedule_html(self) -> str:
+        """A run on a schedule that is not the article's says so where every reader looks (a link from the
+        explorer lands here), with the way back."""
+        if not self.state.schedule_overrides():
+            return ""
+        return (
+            '<div class="schedule-note"><strong>Not the article\'s schedule:</strong> '
+            f"{escape(self.state.schedule().words())}. "
+            '<button type="button" data-action="article-schedule" data-key="article-schedule">'
+            "Back to the article's schedule</button> "
+            '<button type="button" data-action="edit-schedule" data-key="edit-schedule">'
+            "Edit it (Explore)</button></div>"
+        )
 
     def _act(self, action: str, value: str) -> None:
         if action == "preset" and value in PRESETS:
             self.state.apply_preset(value)
+        elif action == "article-schedule":
+            self.state.param.update(**{k: self.state.param[k].default for k in SCHEDULE_IDS})
+        elif action == "edit-schedule":
+            self.state.tab = "explore"
 
     def __panel__(self):
         return self.html

@@ -69,3 +69,29 @@ def test_compare_sets_the_protected_run_on_the_readers_schedule():
     assert CompareView(state=state).parts_at is None
     state.apply_query("?fencing=off&change=never")
     assert CompareView(state=state).parts_at is not None
+
+
+def test_a_run_on_another_schedule_says_so_in_the_header_with_the_way_back():
+    from app.views.controls import Header
+
+    state = Explainer()
+    header = Header(state=state)
+    assert "schedule-note" not in header.html.html
+    state.apply_query("?silent_at=accept&threshold=1")
+    assert state.schedule().words() in header.html.html.replace("&#x27;", "'")
+    header._act("edit-schedule", "")
+    assert state.tab == "explore"
+    header._act("article-schedule", "")
+    assert state.schedule_overrides() == {} and "schedule-note" not in header.html.html
+
+
+def test_an_event_switch_whose_timing_the_schedule_replaces_says_so():
+    from app.views.controls import SwitchPanel
+
+    state = Explainer()
+    panel = SwitchPanel(state=state)
+    assert "switch-replaced" not in panel.html.html
+    state.apply_query("?correction_at=7&threshold=1")  # replaces `change`; the threshold replaces nothing
+    assert panel.html.html.count("switch-replaced") == 1
+    change = panel.html.html.split('aria-labelledby="label-change"')[1].split('class="switch"')[0]
+    assert "replaced by the schedule" in change
