@@ -152,7 +152,7 @@ class ExplainerApp:
 
     def handout(self) -> str:
         s = self.state
-        schedule = s.schedule().words() if s.schedule_overrides() else None
+        schedule = s.schedule().words() if s.schedule_changes() else None
         return handout_html(s.trace, s.outcome, s.switches().to_dict(advanced=True), schedule)
 
     def _handout_layout(self) -> pn.viewable.Viewable:

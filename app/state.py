@@ -38,7 +38,10 @@ PRESETS: dict[str, dict[str, str]] = {
         "post_key": "none",
     },
 }
-SCHEDULE_DEFAULTS: dict[str, str] = {}  # filled below, once the schedule's ids are known
+#: A schedule param is an override: "" keeps the value the switches give (the article's schedule); any
+#: other value replaces it, as the command line's schedule flags do.
+AS_SWITCHES = ""
+SCHEDULE_DEFAULTS: dict[str, str] = dict.fromkeys(SCHEDULE_IDS, AS_SWITCHES)
 URL_FLAGS = ("tick", "embed", "view", "tab", "preset", "tour", "present", "print")
 #: Flags that keep their meaning when a tour step sets the switches, the schedule and the tick.
 LAYOUT_FLAGS = ("embed", "present", "print")
@@ -52,12 +55,6 @@ def _switch_param(setting: str) -> param.Selector:
     values = list(allowed_values(setting))
     title, body = title_and_body(text("switches", setting))
     return param.Selector(objects=values, default=values[0], label=title, doc=body)
-
-
-#: A schedule param is an override: "" keeps the value the switches give (the article's schedule); any
-#: other value replaces it, as the command line's schedule flags do.
-AS_SWITCHES = ""
-SCHEDULE_DEFAULTS.update(dict.fromkeys(SCHEDULE_IDS, AS_SWITCHES))
 
 
 def _schedule_param(f) -> param.Selector:
@@ -110,6 +107,14 @@ class Explainer(_Settings):
         """The run's schedule: the switches' own, with the reader's overrides."""
         return Schedule.of(self.switches()).with_values(self.schedule_overrides())
 
+    def schedule_changes(self) -> dict[str, str]:
+        """The schedule values that differ from the switches' own (an override may repeat one)."""
+        return self.schedule().differences(Schedule.of(self.switches()))
+
+    def reset_schedule(self) -> None:
+        """Back to the schedule the switches give: the article's."""
+        self.param.update(**SCHEDULE_DEFAULTS)
+
     @param.depends(*ALL_SETTINGS, *SCHEDULE_IDS, watch=True)
     def _rerun(self) -> None:
         result = run(self.switches(), schedule=self.schedule())
@@ -160,7 +165,7 @@ class Explainer(_Settings):
 
     def preset_name(self) -> str | None:
         """The preset the current switches match, if any."""
-        if self.schedule_overrides():
+        if self.schedule_changes():
             return None  # a preset is a chapter of the article's schedule
         now = self.values()
         return next((name for name, values in PRESETS.items() if {**DEFAULTS, **values} == now), None)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from app.content import sections
+from app.render.timeline import who
 from model.trace import ECHO_KINDS
 
 
@@ -100,11 +101,7 @@ def right_answers(step: Step, trace: dict) -> list[int]:
 
 
 def what_happened(trace: dict, tick: int) -> list[str]:
-    """The asked tick in words, from the trace: who did what."""
+    """The asked tick in words, from the trace: who did what, as the page's "At tN" list says it."""
     if tick >= len(trace["ticks"]):
         return [f"the run ended at t{trace['end_tick']}"]
-    return [
-        f"{e['actor']} {e['text']}" if not e["text"].startswith(("#", "attempt")) else e["text"]
-        for e in trace["ticks"][tick]["events"]
-        if e["kind"] not in ECHO_KINDS
-    ]
+    return [f"{who(e)}: {e['text']}" for e in trace["ticks"][tick]["events"] if e["kind"] not in ECHO_KINDS]

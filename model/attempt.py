@@ -123,14 +123,13 @@ class Attempt:
                 call=world.calls,
             )
             return
-        if world.recording:  # the words cost more than the step; an explorer's run needs none of them
-            world.emit(
-                self.actor,
-                "model-call",
-                f"{self.name} computes {step} (call {world.calls}, reads {version.name}) → {part.result_id}",
-                label=step,
-                call=world.calls,
-            )
+        world.emit(
+            self.actor,
+            "model-call",
+            f"{self.name} computes {step} (call {world.calls}, reads {version.name}) → {part.result_id}",
+            label=step,
+            call=world.calls,
+        )
         self._keep(world, part)
 
     def _finish_call(self, world: World, part: Part) -> None:

@@ -186,8 +186,8 @@ def format_markdown(run_) -> str:
     trace = trace_dict(run_)
     switches = " · ".join(f"{k} **{v}**" for k, v in run_.switches.to_dict(advanced=True).items())
     lines = ["# Durable work: one run", "", f"Switches: {switches}", ""]
-    if run_.schedule != Schedule.of(run_.switches):
-        lines += [f"Schedule: {run_.schedule.words()}.", ""]
+    if run_.custom_schedule is not None:
+        lines += [f"Schedule: {run_.custom_schedule.words()}.", ""]
     lines += ["## What happens", "", "| tick | who | what happens |", "| --- | --- | --- |"]
     for frame in trace["ticks"]:
         for n, event in enumerate(e for e in frame["events"] if e["kind"] not in ECHO_KINDS):
@@ -340,7 +340,7 @@ def _explore(args: argparse.Namespace) -> None:
 
 def format_explore(result: dict) -> str:
     """The explorer's table (one row per protection setting), the headline, and the smallest cases."""
-    from .explore import PROTECTIONS, UNFINISHED
+    from .explore import PROTECTIONS, UNFINISHED, smallest_overall
 
     short = {"duplicate-effect": "dup", "stale-write": "stale", "superseded-accepted": "super",
              "dependant-misled": "misled", "double-acceptance": "double", UNFINISHED: "unfin"}  # fmt: skip
@@ -368,14 +368,8 @@ def format_explore(result: dict) -> str:
             named = ", ".join(f"{k} in {n}" for k, n in counts.items() if n and k != UNFINISHED)
             lines.append(f"    checkpoints {mode}: {named or 'nothing breaks'}")
     lines.append(f"  {h['unfinished']} of its runs end without finishing (not an invariant; see below).")
-    best: dict[str, tuple] = {}
-    for row in result["rows"]:
-        for what, case in row["smallest"].items():
-            key = (case["ticks"], case["faults"], case["breach_tick"])
-            if what not in best or key < best[what][0]:
-                best[what] = (key, case)
     lines += ["", "Smallest case of each, over every setting (replay it with the command):"]
-    for what, (_, case) in best.items():
+    for what, case in smallest_overall(result["rows"]).items():
         lines += [
             f"  {what}: {case['ticks']} ticks, {case['faults']} fault{'s' * (case['faults'] != 1)},"
             f" at t{case['breach_tick']}:"

@@ -136,17 +136,16 @@ class Controller:
         world.attempts.append(attempt)
         self.owner = attempt
         world.lifecycles.begin("attempt", attempt.name, world.tick)
-        if world.recording:  # words only for a trace; the explorer's runs go faster without them
-            pin_text = f"pinned {pin.name}" if pin else "no pin"
-            world.emit(
-                ACTOR,
-                "admission",
-                f"writes the admission of {attempt.name} ({WORK_IDENTITY}, {pin_text}, token {token})"
-                + (" to finish the announcement" if purpose is Purpose.FINISH_EFFECT else "")
-                + (" to rebuild for the corrected report" if purpose is Purpose.REBUILD else ""),
-                label=f"admit {attempt.name}",
-                records=[("admissions", len(records.admissions) - 1)],
-            )
+        pin_text = f"pinned {pin.name}" if pin else "no pin"
+        world.emit(
+            ACTOR,
+            "admission",
+            f"writes the admission of {attempt.name} ({WORK_IDENTITY}, {pin_text}, token {token})"
+            + (" to finish the announcement" if purpose is Purpose.FINISH_EFFECT else "")
+            + (" to rebuild for the corrected report" if purpose is Purpose.REBUILD else ""),
+            label=f"admit {attempt.name}",
+            records=[("admissions", len(records.admissions) - 1)],
+        )
         if purpose is Purpose.FINISH_EFFECT:
             attempt.announcement = accepted.digest_id
         else:

@@ -131,7 +131,6 @@ class World:
         self.checker = Checker()
         if self.schedule is None:
             self.schedule = Schedule.of(self.switches)
-        self.correction_at = self.schedule.correction_at
 
     @property
     def calls(self) -> int:
@@ -239,7 +238,7 @@ class World:
     # --- the tick protocol -------------------------------------------------------------------------
 
     def world_phase(self) -> None:
-        if self.tick == self.correction_at:
+        if self.tick == self.schedule.correction_at:
             self.report = V2
             self.emit("report", "report-corrected", "is corrected to v2 (revenue 4.1 → 4.7 million)", "v2")
             for acceptance in self.records.acceptances.records:
@@ -271,7 +270,8 @@ class World:
             return False
         if self.controller.pending(self):
             return False
-        if self.correction_at is not None and self.correction_at > self.tick:
+        correction_at = self.schedule.correction_at
+        if correction_at is not None and correction_at > self.tick:
             return False
         return not (self.newsletter.start is None and self.tick < READY_AT)
 
@@ -284,7 +284,15 @@ class Run:
     world: World
     frames: list[dict]
     end_tick: int
-    schedule: Schedule = field(default_factory=Schedule)
+
+    @property
+    def schedule(self) -> Schedule:
+        return self.world.schedule
+
+    @property
+    def custom_schedule(self) -> Schedule | None:
+        """The run's schedule when it is not the one its switches choose (the article's), else None."""
+        return None if self.schedule == Schedule.of(self.switches) else self.schedule
 
     def outcome(self) -> Outcome:
         return outcome_of(self.world)
@@ -312,4 +320,4 @@ def run(
             frames.append(snapshot())
         if world.quiescent():
             break
-    return Run(world.switches, world, frames, world.tick, world.schedule)
+    return Run(world.switches, world, frames, world.tick)

@@ -18,7 +18,7 @@ from .invariants import FINISHED_MEANING, INVARIANT_IDS, MEANINGS, Standing
 from .newsletter import READY_AT
 from .records import PROTECTED_STORES
 from .report import SECTIONS, VERSIONS, VERSIONS_WITH_TEXT, WORK_IDENTITY, revenue_figure, short
-from .schedule import ARTICLE, Schedule
+from .schedule import ARTICLE
 from .switches import SwitchError, Switches
 
 if TYPE_CHECKING:
@@ -230,13 +230,13 @@ def trace_dict(run: Run) -> dict:
     checker = run.world.checker
     # The article's runs keep the article's data: a schedule only when it is not the switches' own, the
     # machines' transitions beyond the article only when a setting beyond it could take them.
-    article_schedule = run.schedule == Schedule.of(run.switches)
+    custom = run.custom_schedule
     beyond = run.switches.beyond_article()
     return {
         "format": FORMAT,
         "work": WORK_IDENTITY,
         "switches": run.switches.to_dict(advanced=True),
-        **({} if article_schedule else {"schedule": run.schedule.to_dict()}),
+        **({} if custom is None else {"schedule": custom.to_dict()}),
         "versions": [
             {
                 "name": v.name,

@@ -53,6 +53,13 @@ def headline_html(data: dict | None) -> str:
     )
 
 
+def case_query(case: dict, **more: str) -> str:
+    """The page query that replays a case at the tick it breaks (and ``more``, e.g. ``tab="trace"``)."""
+    query = case["query"]
+    extra = "&".join(f"{k}={v}" for k, v in {**more, "tick": case["breach_tick"]}.items())
+    return f"{query}{'&' if len(query) > 1 else ''}{extra}"
+
+
 def names() -> dict[str, str]:
     """What each column is called: the invariants' titles, then whether the run finishes."""
     every = titles("invariants")
@@ -75,7 +82,7 @@ def table_html(data: dict, live: str) -> str:
                 cells += '<td class="held">✓ 0</td>'
                 continue
             case = row["smallest"][what]
-            link = f"{live}{case['query']}{'&' if len(case['query']) > 1 else ''}tick={case['breach_tick']}"
+            link = live + case_query(case)
             cells += f'<td class="broken">✗ {k} <a href="{escape(link)}">smallest</a></td>'
         rows.append(f"<tr>{cells}</tr>")
     return (

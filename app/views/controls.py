@@ -31,7 +31,7 @@ class SwitchPanel(pn.viewable.Viewer):
         self._redraw()
 
     def _redraw(self, *events) -> None:
-        replaced = frozenset(FIELD_BY_ID[k].switch for k in self.state.schedule_overrides()) - {None}
+        replaced = frozenset(FIELD_BY_ID[k].switch for k in self.state.schedule_changes()) - {None}
         self.html.html = switches_html(self.state.values(), self.advanced_open, replaced)
 
     def _act(self, action: str, value: str) -> None:
@@ -78,7 +78,7 @@ class Header(pn.viewable.Viewer):
     def _schedule_html(self) -> str:
         """A run on a schedule that is not the article's says so where every reader looks (a link from the
         explorer lands here), with the way back."""
-        if not self.state.schedule_overrides():
+        if not self.state.schedule_changes():
             return ""
         return (
             '<div class="schedule-note"><strong>Not the article\'s schedule:</strong> '
@@ -93,7 +93,7 @@ class Header(pn.viewable.Viewer):
         if action == "preset" and value in PRESETS:
             self.state.apply_preset(value)
         elif action == "article-schedule":
-            self.state.param.update(**{k: self.state.param[k].default for k in SCHEDULE_IDS})
+            self.state.reset_schedule()
         elif action == "edit-schedule":
             self.state.tab = "explore"
 

@@ -15,7 +15,7 @@ import param
 
 from app import shared
 from app.content import caption_html
-from app.render.explore import headline_html, names, result_html
+from app.render.explore import case_query, headline_html, names, result_html
 from model.explore import PROTECTIONS
 from model.schedule import FIELD_BY_ID, SCHEDULE_IDS
 
@@ -47,9 +47,7 @@ class ExploreView(pn.viewable.Viewer):
         self.schedule_words = pn.pane.HTML("", sizing_mode="stretch_width")
         editors = [self._editor(field_id) for field_id in SCHEDULE_IDS]
         reset = pn.widgets.Button(label="Back to the article's schedule", css_classes=["explore-reset"])
-        reset.on_click(
-            lambda event: self.state.param.update(**{k: self.state.param[k].default for k in SCHEDULE_IDS})
-        )
+        reset.on_click(lambda event: self.state.reset_schedule())
         self.state.param.watch(self._redraw, ["trace"])
         self._shown: tuple | None = None
         self._redraw()
@@ -69,9 +67,10 @@ class ExploreView(pn.viewable.Viewer):
 
     def _editor(self, field_id: str) -> pn.widgets.Select:
         """A menu per value, with a short label (the full meaning is in the list above the menus)."""
-        f = FIELD_BY_ID[field_id]
         as_switches = self.state.param[field_id].default  # the override that keeps the switches' value
-        options = {"as the switches say": as_switches} | {v: v for v in f.choices()}
+        options = {
+            "as the switches say" if v == as_switches else v: v for v in self.state.param[field_id].objects
+        }
         select = pn.widgets.Select(
             name=LABELS[field_id], options=options, value=getattr(self.state, field_id), width=230
         )
@@ -106,8 +105,7 @@ class ExploreView(pn.viewable.Viewer):
 
     def load(self, case: dict) -> None:
         """Replay a case in the player, at the tick it breaks."""
-        query = case["query"]
-        self.state.apply_query(f"{query}{'&' if len(query) > 1 else ''}tab=trace&tick={case['breach_tick']}")
+        self.state.apply_query(case_query(case, tab="trace"))
 
     def __panel__(self):
         return self._layout

@@ -19,6 +19,21 @@ from tests.conftest import ARTIFACTS, ROOT
 
 PAGES = ROOT / "tests" / "browser" / "pages"  # host pages served beside the app, for embedding tests
 
+#: Finds the served app's timeline (Bokeh's SVG output, inside the page's shadow roots) and keeps it as
+#: ``window.__timeline``; ``document.body.dataset.timelines`` says how many were found.
+BOKEH_TIMELINE = """() => {
+  // The served app's timeline: Bokeh's SVG output, inside the page's shadow roots.
+  const svgs = [];
+  const walk = (root) => {
+    for (const svg of root.querySelectorAll("svg:not(.lifecycle-graph)")) svgs.push(svg);
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  const drawn = svgs.filter((svg) => svg.querySelectorAll("text").length > 0);
+  document.body.dataset.timelines = String(drawn.length);
+  window.__timeline = drawn[0];
+}"""
+
 
 def free_port() -> int:
     with socket.socket() as s:

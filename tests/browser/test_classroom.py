@@ -14,22 +14,8 @@ from app.state import PRESETS
 from app.tour import right_answers, steps
 from model import Switches, run, trace_dict
 from model.invariants import INVARIANT_IDS
+from tests.browser.conftest import BOKEH_TIMELINE
 from tests.conftest import ARTIFACTS
-
-# Where the timeline (Bokeh's SVG, deep in shadow roots) sits on the screen.
-TIMELINE_BOX = """() => {
-  const walk = (root, found) => {
-    for (const el of root.querySelectorAll("*")) {
-      if (el.tagName.toLowerCase() === "svg" && el.querySelectorAll("text").length > 20) found.push(el);
-      if (el.shadowRoot) walk(el.shadowRoot, found);
-    }
-    return found;
-  };
-  const svg = walk(document, [])[0];
-  if (!svg) return null;
-  const r = svg.getBoundingClientRect();
-  return {x: r.x, y: r.y, width: r.width, height: r.height};
-}"""
 
 # The focused element, through every shadow root on the way down.
 DEEP_FOCUS = """() => {
@@ -76,7 +62,11 @@ def test_presenter_mode_fits_one_screen_and_every_control_takes_the_keyboard(
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=ARTIFACTS / f"presenter-{width}x{height}.png")
         boxes = {what: page.locator(what).first.bounding_box() for what in ("ul.badges:visible", ".tick-now")}
-        boxes["timeline"] = page.evaluate(TIMELINE_BOX)
+        page.evaluate(BOKEH_TIMELINE)  # finds the timeline's SVG through the shadow roots
+        boxes["timeline"] = page.evaluate(
+            "(() => { const r = window.__timeline.getBoundingClientRect();"
+            " return {x: r.x, y: r.y, width: r.width, height: r.height}; })()"
+        )
         for what, box in boxes.items():
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (what, box)
             assert box["x"] + box["width"] <= width, (what, box)

@@ -14,6 +14,7 @@ from app.render.lifecycles import lifecycle_svg
 from app.render.timeline import timeline_svg
 from app.state import PRESETS
 from model import Switches, all_switches, run, trace_dict
+from tests.browser.conftest import BOKEH_TIMELINE
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -60,20 +61,6 @@ def test_no_label_of_the_timeline_or_lifecycles_overlaps_or_is_cut_off(page, n):
     assert show(page, timeline_svg(trace, trace["end_tick"])) == [], RUNS[n]
     for frame in trace["ticks"]:
         assert show(page, "".join(lifecycle_svg(m, frame) for m in trace["machines"])) == [], frame["tick"]
-
-
-BOKEH_TIMELINE = """() => {
-  // The served app's timeline: Bokeh's SVG output, inside the page's shadow roots.
-  const svgs = [];
-  const walk = (root) => {
-    for (const svg of root.querySelectorAll("svg:not(.lifecycle-graph)")) svgs.push(svg);
-    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
-  };
-  walk(document);
-  const drawn = svgs.filter((svg) => svg.querySelectorAll("text").length > 0);
-  document.body.dataset.timelines = String(drawn.length);
-  window.__timeline = drawn[0];
-}"""
 
 
 @pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
