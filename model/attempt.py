@@ -3,7 +3,7 @@
 Steps, one per tick: compute one section (a model call), assemble the candidate, request acceptance, post.
 An attempt admitted to finish an effect only resends the unconfirmed intent and records the answer.
 
-Choices where SPEC.md is silent:
+Choices where the article is silent (``model/RULES.md`` gathers them):
 
 - An attempt about to post first looks at the effect records: if this announcement is already confirmed
   (say a rebuild produced the very digest already announced), it sends nothing and is done.
@@ -203,7 +203,10 @@ class Attempt:
             world.emit(
                 self.actor, "done", f"{self.name} finds the announcement of {announcement} confirmed", "done"
             )
-            self._stop(world, lc.Happening.POST_CONFIRMED)
+            # A running attempt ends as the article's "post confirmed"; a suspected one that only read the
+            # records takes the addition named for what it did.
+            suspected = world.lifecycles.state("attempt", self.name) is lc.AttemptState.UNKNOWN
+            self._stop(world, lc.Happening.FOUND_CONFIRMED if suspected else lc.Happening.POST_CONFIRMED)
             return
         key = self._key(world.switches.post_key, announcement)
         resend = world.records.pending_intent(announcement) is not None

@@ -27,7 +27,7 @@ import sys
 from . import analyses
 from .bench import main as bench_main
 from .invariants import INVARIANT_IDS
-from .outcome import MINIMUM_CALLS, OUTCOME_KEYS, Outcome
+from .outcome import MINIMUM_CALLS, OUTCOME_KEYS, Outcome, finished_words
 from .schedule import FIELDS as SCHEDULE_FIELDS
 from .schedule import Schedule, ScheduleError
 from .schedule import parse as parse_schedule_value
@@ -215,7 +215,7 @@ def format_outcome(o: Outcome) -> list[str]:
         "newsletter          " + (news if o.newsletter_started_at is not None else "never started"),
         "confirmed (current) " + _at(o.announcement_confirmed_at, "never"),
         "invariants broken   " + (", ".join(o.invariants_broken) or "none"),
-        f"finished            {'yes' if o.finished else 'no'}",
+        f"finished            {finished_words(o.to_dict())}",
     ]
 
 
@@ -368,6 +368,17 @@ def format_explore(result: dict) -> str:
             named = ", ".join(f"{k} in {n}" for k, n in counts.items() if n and k != UNFINISHED)
             lines.append(f"    checkpoints {mode}: {named or 'nothing breaks'}")
     lines.append(f"  {h['unfinished']} of its runs end without finishing (not an invariant; see below).")
+    if "literal_rules" in result:
+        lines += [
+            "",
+            "The same settings under the controller's rules as first written (--controller literal):",
+        ]
+        for mode, counts in result["literal_rules"]["by_checkpoints"].items():
+            named = ", ".join(f"{k} in {n}" for k, n in counts.items() if n and k != UNFINISHED)
+            lines.append(
+                f"    checkpoints {mode}: {named or 'nothing breaks'};"
+                f" {counts[UNFINISHED]} end without finishing"
+            )
     lines += ["", "Smallest case of each, over every setting (replay it with the command):"]
     for what, case in smallest_overall(result["rows"]).items():
         lines += [

@@ -6,7 +6,7 @@ admits a successor, in the same tick. The acceptance transition checks the owner
 the assessor check completeness and form, and with pins on compares every part's input hash with the pin
 and the pin with the current report version.
 
-Choices where SPEC.md is silent:
+Choices where the article is silent (``model/RULES.md`` gathers them):
 
 - Heartbeats are counted for attempts whose lifecycle is ``running``; once UNKNOWN an attempt is never
   taken back, even if it wakes and heartbeats again.
@@ -16,9 +16,20 @@ Choices where SPEC.md is silent:
 - The number of missed heartbeats before UNKNOWN is the schedule's ``threshold`` (2 in the article).
 - The attempt after the schedule's silent one stalls ``successor_stall`` ticks after its admission (0 in
   the article): it takes no step, so it sends no heartbeat, until it wakes.
-- The rebuild after a correction (SPEC.md section 4) is due when, at the correction, some digest had
+- The rebuild after a correction (RULES.md §4) is due when, at the correction, some digest had
   already been accepted. It is admitted once the current owner's attempt has ended (fenced, refused or
   done), in the very tick it ends. With pins off the rebuild has no pin, like every attempt.
+
+Two rules the article leaves implicit, which the schedule explorer showed are needed (``model/RULES.md``
+tells the story; ``controller=literal`` runs without them, outside the 864, whose traces neither changes):
+
+- **Reconcile against the announced digest** (``_accepted_digest_of``): an attempt admitted only to
+  finish an announcement assembled no candidate of its own. When it in turn is written off, "its
+  predecessor's digest" is the accepted digest it was sent to announce, so its successor finishes that
+  announcement instead of building a second digest from scratch.
+- **Rebuild after a stale pin** (``request_acceptance``): when the owner's candidate is refused because
+  its pin is no longer the current report version, nobody else is working on the unit; a rebuild pinned
+  to the latest version is due at once, and is admitted in that same tick (the owner has just ended).
 """
 
 from __future__ import annotations
@@ -29,7 +40,7 @@ from . import lifecycles as lc
 from .attempt import Attempt, Phase
 from .records import Acceptance, Admission, Purpose, Verdict
 from .report import ASSESSMENT_CONTRACT, SECTIONS, VERSION_BY_NAME, WORK_IDENTITY, ReportVersion
-from .switches import Fencing, Pins
+from .switches import ControllerRules, Fencing, Pins
 
 if TYPE_CHECKING:
     from .records import Candidate
@@ -163,9 +174,20 @@ class Controller:
             )
 
     def _accepted_digest_of(self, world: World, predecessor: Attempt | None) -> Acceptance | None:
-        if predecessor is None or predecessor.candidate is None:
+        """The acceptance the successor of ``predecessor`` must finish announcing, if any: the one
+        recorded for the predecessor's own candidate or, for a predecessor sent to finish an
+        announcement, the one it carried (unless the controller runs the rules as first written)."""
+        if predecessor is None:
             return None
-        for acceptance in world.records.acceptances.records:
+        acceptances = world.records.acceptances.records
+        if (
+            predecessor.purpose is Purpose.FINISH_EFFECT
+            and world.switches.controller is ControllerRules.COMPLETED
+        ):
+            return next(a for a in acceptances if a.digest_id == predecessor.announcement)
+        if predecessor.candidate is None:
+            return None
+        for acceptance in acceptances:
             if (
                 acceptance.attempt == predecessor.number
                 and acceptance.digest_id == predecessor.candidate.digest_id
@@ -220,6 +242,13 @@ class Controller:
         if problem:
             world.lifecycles.move("artifact", instance, lc.Happening.ASSESSED_REFUSED, world.tick)
             world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {problem}", "refused")
+            if (
+                attempt is self.owner
+                and attempt.pin is not None
+                and attempt.pin.name != world.report.name
+                and world.switches.controller is ControllerRules.COMPLETED
+            ):
+                self.rebuild_due = True  # admitted below, in phase 4 of this tick: the owner has ended
             return Verdict.REFUSED
         version = attempt.pin.name if attempt.pin is not None else None
         acceptance = Acceptance(

@@ -44,6 +44,7 @@ SPACE: dict[str, tuple] = {
     "successor_stall": (0, 2),
 }
 PROTECTIONS: tuple[str, ...] = ids_of(Role.PROTECTION)
+ADVANCED: tuple[str, ...] = ids_of(Role.ADVANCED)  # held at a value with --protections, never varied
 
 #: Not an invariant (nothing unsafe happened) but worth a counterexample too: the run ends without a
 #: digest of the final report accepted and announced. Its "breach tick" is the run's last tick.
@@ -92,13 +93,13 @@ def parse_protections(text: str) -> dict[str, str]:
     """``"fencing=on,pins=off"`` to ``{"fencing": "on", "pins": "off"}``, or SwitchError naming the
     allowed protections and values."""
     fixed: dict[str, str] = {}
+    allowed = (*PROTECTIONS, *ADVANCED)
     for item in filter(None, (part.strip() for part in text.split(","))):
         key, sep, value = item.partition("=")
         key = key.strip().replace("-", "_")
-        if not sep or key not in PROTECTIONS and key != "unversioned":
+        if not sep or key not in allowed:
             raise SwitchError(
-                f"each protection is id=value with id one of {', '.join(PROTECTIONS)}, unversioned;"
-                f" got {quoted(item)}"
+                f"each protection is id=value with id one of {', '.join(allowed)}; got {quoted(item)}"
             )
         fixed[key] = parse_value(key, value.strip()).value
     return fixed
@@ -110,7 +111,7 @@ def protection_settings(fixed: Mapping[str, str] | None = None) -> list[dict[str
     axes = [
         (fixed[k],) if k in fixed else tuple(m.value for m in SETTING_BY_ID[k].values) for k in PROTECTIONS
     ]
-    extra = {"unversioned": fixed["unversioned"]} if "unversioned" in fixed else {}
+    extra = {k: fixed[k] for k in ADVANCED if k in fixed}
     return [dict(zip(PROTECTIONS, values, strict=True)) | extra for values in itertools.product(*axes)]
 
 
@@ -205,7 +206,7 @@ def explore(
     settings = protection_settings(fixed)
     mapper = mapper or (lambda fn, items: map(fn, items))
     rows = list(mapper(partial(explore_setting, space=space), settings))
-    return {
+    result = {
         "model": source_digest(),
         "space": {k: [text_of(v) for v in values] for k, values in space.items()},
         "schedules": len(schedule_list(space)),
@@ -214,6 +215,16 @@ def explore(
         "headline": headline(rows),
         "rows": rows,
     }
+    # What the completed controller rules are for: the headline's settings again, under the rules as
+    # first written (unless the reader holds the rules, or the headline's protections, at other values).
+    literal = [s | {"controller": "literal"} for s in settings if _headline_setting(s)]
+    if literal and "controller" not in (fixed or {}):
+        result["literal_rules"] = headline(list(mapper(partial(explore_setting, space=space), literal)))
+    return result
+
+
+def _headline_setting(protections: Mapping[str, str]) -> bool:
+    return all(protections.get(k) == v for k, v in ALL_FOUR_ON.items())
 
 
 def source_digest() -> str:
@@ -243,7 +254,7 @@ def smallest_overall(rows: list[dict]) -> dict[str, dict]:
 
 def headline(rows: list[dict]) -> dict:
     """With the article's four protections on, does any invariant break under any schedule explored?"""
-    on = [r for r in rows if all(r["protections"].get(k) == v for k, v in ALL_FOUR_ON.items())]
+    on = [r for r in rows if _headline_setting(r["protections"])]
     broken = {i: sum(r["broken"][i] for r in on) for i in INVARIANT_IDS}
     return {
         "protections": ALL_FOUR_ON,

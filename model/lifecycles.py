@@ -11,11 +11,16 @@ them so that the page can show them as additions:
   carries on, and its candidate can be refused by the assessor (pins on, stale pin).
 - attempt ``UNKNOWN --post confirmed--> done``: with fencing off, a suspected attempt that wakes can go on
   to post, and its post is confirmed. The controller never takes an attempt back from UNKNOWN.
+- attempt ``UNKNOWN --found confirmed--> done``: a suspected attempt wakes, looks at the effect records
+  before it posts, and finds the announcement already confirmed by a successor. It wrote nothing (so
+  fencing, on or off, had nothing to refuse) and sent nothing; it only read, and stops.
 
-Transitions marked ``beyond=True`` are reachable only with a setting beyond the article's eight switches
-(the ``per-work`` post key, whose feed rejects a second announcement under the same key): the effect
-``unconfirmed --receiver rejects--> rejected`` and the attempt's ``post rejected``. A trace lists them only
-when its run could take them, so the article's runs keep the article's machines.
+Transitions marked ``beyond=True`` are reachable only beyond the article's 864 runs: with a setting
+beyond its eight switches (the ``per-work`` post key, whose feed rejects a second announcement under the
+same key: the effect ``unconfirmed --receiver rejects--> rejected`` and the attempt's ``post rejected``),
+or on a schedule other than the article's (``found confirmed``: in the 864 no suspected attempt wakes
+after its announcement was confirmed). A trace lists them only when its run could take them, so the
+article's runs keep the article's machines.
 """
 
 from __future__ import annotations
@@ -118,6 +123,7 @@ class Happening(enum.StrEnum):
     WRITE_REJECTED = "write rejected"
     CANDIDATE_REFUSED = "candidate refused"
     POST_CONFIRMED = "post confirmed"
+    FOUND_CONFIRMED = "found confirmed"  # it looked before posting: a successor had confirmed it
     ASSESSED_RECORDED = "assessed, recorded"
     ASSESSED_REFUSED = "assessed, refused"
     INPUT_SUPERSEDED = "input superseded"
@@ -142,6 +148,9 @@ ATTEMPT = Machine(
         Transition(A.RUNNING, H.POST_CONFIRMED, A.DONE),
         Transition(A.UNKNOWN, H.CANDIDATE_REFUSED, A.REFUSED, "a suspected attempt, unfenced, refused", True),
         Transition(A.UNKNOWN, H.POST_CONFIRMED, A.DONE, "a suspected attempt, unfenced, posted", True),
+        Transition(
+            A.UNKNOWN, H.FOUND_CONFIRMED, A.DONE, "a suspected attempt woke; it only read", True, True
+        ),
         Transition(A.RUNNING, H.RECEIVER_REJECTS, A.REJECTED, "its key names another request", True, True),
         Transition(A.UNKNOWN, H.RECEIVER_REJECTS, A.REJECTED, "its key names another request", True, True),
     ),

@@ -1,6 +1,6 @@
 """The outcome of a run: the figures the article quotes, computed from the world as the run left it.
 
-Where SPEC.md is silent:
+Where the article is silent (``model/RULES.md`` gathers the rules):
 
 - ``first_accepted_current_at``: the first tick an acceptance was recorded for a digest built entirely
   from the final report version.
@@ -9,6 +9,9 @@ Where SPEC.md is silent:
   from a superseded input may be confirmed and still not count here.
 - ``announcements``: the distinct announcements the feed shows; ``duplicate_posts``: posts beyond one per
   announcement.
+- ``stopped_at_limit``: the tick at which the run's bound (``schedule.BOUND``) stopped a run that had
+  not ended by itself, else None. It is written into the JSON only when set, so the JSON of every run
+  that ends by itself (all 864 among them) is what it was before the bound was said.
 """
 
 from __future__ import annotations
@@ -47,12 +50,25 @@ class Outcome:
     finished: bool
     wrong_digest_accepted: bool
     newsletter_used_wrong: bool
+    stopped_at_limit: int | None = None
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        if data["stopped_at_limit"] is None:
+            del data["stopped_at_limit"]
+        return data
 
 
-OUTCOME_KEYS: tuple[str, ...] = tuple(Outcome.__dataclass_fields__)
+#: The keys every outcome's JSON has (``stopped_at_limit`` is added only when a run was stopped).
+OUTCOME_KEYS: tuple[str, ...] = tuple(k for k in Outcome.__dataclass_fields__ if k != "stopped_at_limit")
+
+
+def finished_words(outcome: dict) -> str:
+    """Whether a run finished, in words: "yes", "no", or "no: stopped at t120, the limit"."""
+    if outcome["finished"]:
+        return "yes"
+    stopped = outcome.get("stopped_at_limit")
+    return "no" if stopped is None else f"no: stopped at t{stopped}, the limit"
 
 
 def outcome_of(world: World) -> Outcome:
@@ -88,4 +104,5 @@ def outcome_of(world: World) -> Outcome:
         finished=bool(current_digests and confirmed_at),
         wrong_digest_accepted="superseded-accepted" in broken,
         newsletter_used_wrong="dependant-misled" in broken,
+        stopped_at_limit=world.tick if world.stopped_at_limit else None,
     )

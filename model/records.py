@@ -5,7 +5,7 @@ protected stores (journal, candidate store, acceptance log, effect records) shar
 ``Epoch``. With fencing on, a store compares the writer's owner token with the epoch and refuses an older
 one; with fencing off it applies the write anyway, and the write is counted as stale.
 
-Choices where SPEC.md is silent:
+Choices where the article is silent (``model/RULES.md`` gathers them):
 
 - A write is one store operation. With end-only checkpoints the four section records reach the journal in
   one write (a batch), so a stale attempt that assembles is refused once, not four times.

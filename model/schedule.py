@@ -33,7 +33,9 @@ from dataclasses import dataclass, fields, replace
 from .report import SECTIONS
 from .switches import Change, Poster, Silent, SwitchError, Switches, quoted
 
-BOUND = 40  # the last tick of any run (simulation.BOUND is this value)
+LATEST = 40  # the latest tick a schedule can name (a correction, a silence's length)
+#: The last tick of any run: past a schedule's last event, with room for a rebuild, a silence and a stall.
+BOUND = 120
 
 
 class ScheduleError(SwitchError):
@@ -84,12 +86,12 @@ class Field:
 FIELDS: tuple[Field, ...] = (
     Field("silent_attempt", 1, 3, False, "which attempt goes silent", "silent"),
     Field("silent_at", None, None, False, "the step at which it goes silent (none: no silence)", "silent"),
-    Field("silent_for", 1, BOUND, True, "how many ticks it stays silent (never: it crashed)", "silent"),
+    Field("silent_for", 1, LATEST, True, "how many ticks it stays silent (never: it crashed)", "silent"),
     Field("threshold", 1, 5, False, "missed heartbeats before an attempt is presumed lost"),
     Field(
         "correction_at",
         0,
-        BOUND,
+        LATEST,
         True,
         "the tick the report is corrected to v2 (never: not at all)",
         "change",
@@ -100,7 +102,7 @@ FIELDS: tuple[Field, ...] = (
 FIELD_BY_ID: dict[str, Field] = {f.id: f for f in FIELDS}
 SCHEDULE_IDS: tuple[str, ...] = tuple(FIELD_BY_ID)
 
-#: The article's timings that the switches choose among (SPEC.md section 3).
+#: The article's timings that the switches choose among (RULES.md §3).
 _SILENT_FOR = {Silent.PAUSED: 5, Silent.CRASHED: None}  # t3 + 5 = t8
 _CORRECTION_AT = {Change.DURING_OUTAGE: 4, Change.NEVER: None, Change.AFTER_ACCEPTANCE: 12}
 _POSTER_DEATH = {Poster.DIES: PosterDeath.AFTER_APPLY, Poster.SURVIVES: PosterDeath.NONE}

@@ -1,4 +1,4 @@
-"""The world of the worked example and the tick protocol (SPEC.md section 4), written once, here.
+"""The world of the worked example and the tick protocol (RULES.md §4), written once, here.
 
 Within a tick, in this order:
 
@@ -11,8 +11,9 @@ then the invariants are checked and, when recording, the tick's frame is kept.
 
 A run ends after the first tick after which nothing can happen: no attempt can act, the controller has
 nothing pending, and no scheduled event (a wake, the correction, the newsletter becoming ready) lies
-ahead. The bound is t40; no combination of the switches comes near it (a schedule can: an attempt silent
-for 40 ticks, say).
+ahead. The bound is ``schedule.BOUND`` (t120): a schedule names no event after t40 (``schedule.LATEST``),
+and the longest run a schedule can make (a correction at t40, then a rebuild that goes silent for 40
+ticks) ends before t100; a run the bound stops says so in its outcome.
 
 When things go wrong is the run's ``Schedule`` (``schedule.py``): the one the switches choose, unless a
 schedule is given.
@@ -119,6 +120,7 @@ class World:
     first_poster: int | None = None
     silenced: bool = False  # the schedule's silence has begun (it happens once)
     poster_died: bool = False
+    stopped_at_limit: bool = False  # the run's bound stopped it before it ended by itself
     events: list[Event] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -303,21 +305,25 @@ def run(
     recording: bool = True,
     restore: bool = True,
     schedule: Schedule | None = None,
+    bound: int = BOUND,
 ) -> Run:
     """Simulate one combination of the switches from t0 to its end.
 
     ``recording=False`` keeps no frames and no event texts (for sweeps). ``restore=False`` is a
     counterfactual outside the switches: every successor recomputes every section instead of restoring
     any from the journal (the article's "rebuilding everything would have cost 4"). ``schedule`` replaces
-    the schedule the switches choose (``Schedule.of(switches)``)."""
+    the schedule the switches choose (``Schedule.of(switches)``). ``bound`` is the last tick the run may
+    reach; a run still going then is stopped there, and its outcome says so."""
     world = World(switches or Switches(), recording, restore, schedule)
     frames: list[dict] = []
     snapshot = Frames(world) if recording else None
-    for tick in range(BOUND + 1):
+    for tick in range(bound + 1):
         world.tick = tick
         world.step()
         if snapshot is not None:
             frames.append(snapshot())
         if world.quiescent():
             break
+    else:
+        world.stopped_at_limit = True
     return Run(world.switches, world, frames, world.tick)

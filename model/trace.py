@@ -19,7 +19,7 @@ from .newsletter import READY_AT
 from .records import PROTECTED_STORES
 from .report import SECTIONS, VERSIONS, VERSIONS_WITH_TEXT, WORK_IDENTITY, revenue_figure, short
 from .schedule import ARTICLE
-from .switches import SwitchError, Switches
+from .switches import ControllerRules, SwitchError, Switches
 
 if TYPE_CHECKING:
     from .simulation import Run, World
@@ -229,9 +229,10 @@ def trace_dict(run: Run) -> dict:
         raise ValueError("this run was not recorded; call run(switches, recording=True)")
     checker = run.world.checker
     # The article's runs keep the article's data: a schedule only when it is not the switches' own, the
-    # machines' transitions beyond the article only when a setting beyond it could take them.
+    # machines' transitions beyond the article only when a run outside the 864 could take them.
     custom = run.custom_schedule
-    beyond = run.switches.beyond_article()
+    literal = run.switches.controller is ControllerRules.LITERAL
+    beyond = run.switches.beyond_article() or custom is not None or literal
     return {
         "format": FORMAT,
         "work": WORK_IDENTITY,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from app.content import titles
-from model.explore import ALL_FOUR_ON, PROTECTIONS, UNFINISHED
+from model.explore import PROTECTIONS, UNFINISHED
 from model.invariants import INVARIANT_IDS
 
 UNFINISHED_TITLE = "Finishes"
@@ -31,26 +31,55 @@ def result_html(what: str, name: str, row: dict) -> str:
     )
 
 
+#: The checkpoint modes in a reader's words ("with checkpoints after every step").
+CHECKPOINT_WORDS = {"every-step": "after every step", "end-only": "only at the end", "none": "never"}
+FOUR_ON_WORDS = (
+    "fencing on, version pins on, one operation key per announcement, and a newsletter that takes only a"
+    " digest accepted for the current report"
+)
+
+
+def _modes_words(headline: dict) -> str:
+    """Per checkpoint mode, what breaks and how many runs end unfinished, in words."""
+    names = titles("invariants")
+    parts = []
+    for mode, counts in headline["by_checkpoints"].items():
+        broken = [f"“{names[i]}” breaks in {n:,}" for i, n in counts.items() if n and i in names]
+        unfinished = counts[UNFINISHED]
+        if unfinished:
+            broken.append(f"{unfinished:,} {'run ends' if unfinished == 1 else 'runs end'} unfinished")
+        parts.append(
+            f"checkpoints {CHECKPOINT_WORDS.get(mode, mode)}: {', '.join(broken) or 'nothing goes wrong'}"
+        )
+    return "; ".join(parts)
+
+
 def headline_html(data: dict | None) -> str:
-    """The whole space's answer for the article's four protections, if the precomputed file is here."""
+    """The whole space's answer for the article's four protections, in words, if the precomputed file is
+    here; and, beside it, the same settings under the controller's rules as first written."""
     if data is None:
         return ""
     h = data["headline"]
-    on = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in ALL_FOUR_ON.items())
-    names = titles("invariants")
-    if h["holds"]:
-        answer = "no invariant breaks under any of them."
+    per_mode = h["runs"] // max(h["settings"], 1)
+    if h["holds"] and not h["unfinished"]:
+        answer = "no invariant breaks, and every run finishes."
     else:
-        parts = []
-        for mode, counts in h["by_checkpoints"].items():
-            broken = ", ".join(f"{names[i].lower()} in {n}" for i, n in counts.items() if n and i in names)
-            parts.append(f"with {mode} checkpoints, " + (f"broken: {broken}" if broken else "nothing breaks"))
-        answer = escape("; ".join(parts)) + "."
-    return (
-        f'<p class="explore-headline"><b>The whole space:</b> {data["schedules"]} schedules × '
-        f"{data['settings']} protection settings = {data['runs']} runs. With {escape(on)} "
-        f"({h['runs']} runs): {answer}</p>"
+        answer = escape(_modes_words(h)) + "."
+    text = (
+        f'<p class="explore-headline"><b>The whole space:</b> {data["schedules"]:,} schedules against '
+        f"{data['settings']} protection settings, {data['runs']:,} runs. With {FOUR_ON_WORDS}, in each of "
+        f"the {h['settings']} checkpoint modes ({per_mode:,} runs each): {answer} A run that ends unfinished"
+        " breaks no rule, but the work it was given is never done: no digest of the final report is"
+        " accepted and announced.</p>"
     )
+    literal = data.get("literal_rules")
+    if literal:
+        text += (
+            '<p class="explore-literal"><b>Under the controller\'s rules as first written</b> (the advanced'
+            f" setting “controller rules: literal”): {escape(_modes_words(literal))}. The scenario notes"
+            " below say what the two completed rules change.</p>"
+        )
+    return text
 
 
 def case_query(case: dict, **more: str) -> str:

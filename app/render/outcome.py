@@ -6,16 +6,16 @@ from __future__ import annotations
 from html import escape
 
 from app.content import titles
-from model.outcome import MINIMUM_CALLS
+from model.outcome import MINIMUM_CALLS, finished_words
 
-STATE_MARK = {"held": "✔", "broken": "✖", "yes": "✔", "no": "✖", "not yet known": "…"}
+STATE_MARK = {"held": "✔", "broken": "✖", "pending": "…", "yes": "✔", "no": "✖", "not yet known": "…"}
 
 
 def finished_text(outcome: dict, trace: dict, tick: int) -> str:
     """Whether the run finished, as known at ``tick``: only the last tick knows."""
     if tick < trace["end_tick"]:
         return "not yet known"
-    return "yes" if outcome["finished"] else "no"
+    return finished_words(outcome)
 
 
 def badge_items(trace: dict, tick: int, outcome: dict) -> list[dict]:
@@ -29,9 +29,9 @@ def badge_items(trace: dict, tick: int, outcome: dict) -> list[dict]:
         item = {"id": inv["id"], "title": names[inv["id"]], "state": state, "words": f"{state}{when}"}
         items.append({**item, "mark": STATE_MARK[state]})
     finished = finished_text(outcome, trace, tick)
-    tone = {"yes": "held", "no": "broken"}.get(finished, "pending")
+    tone = "pending" if finished == "not yet known" else "held" if finished == "yes" else "broken"
     item = {"id": "finished", "title": names["finished"], "state": tone, "words": finished}
-    items.append({**item, "mark": STATE_MARK[finished]})
+    items.append({**item, "mark": STATE_MARK[tone]})
     return items
 
 
@@ -102,7 +102,7 @@ def outcome_rows(outcome: dict, trace: dict) -> list[tuple[str, str]]:
         ("newsletter", newsletter),
         ("announcement for the final report confirmed", _at(outcome["announcement_confirmed_at"])),
         ("invariants broken", ", ".join(outcome["invariants_broken"]) or "none"),
-        ("finished", "yes" if outcome["finished"] else "no"),
+        ("finished", finished_words(outcome)),
     ]
 
 

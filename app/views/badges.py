@@ -46,6 +46,8 @@ class Badges(pn.viewable.Viewer):
             s.go(s.end_tick)
             state = finished_text(s.outcome, s.trace, s.tick)
             detail = f"At the end of this run: {'finished' if s.outcome['finished'] else 'not finished'}."
+            if s.outcome.get("stopped_at_limit") is not None:
+                detail += f" The run was stopped at t{s.outcome['stopped_at_limit']}, the limit of a run."
         else:
             breach = next(i["breach"] for i in s.trace["invariants"] if i["id"] == badge)
             state = "broken" if breach else "held"

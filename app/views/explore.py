@@ -14,7 +14,7 @@ import panel as pn
 import param
 
 from app import shared
-from app.content import caption_html
+from app.content import caption_html, markdown_html, text
 from app.render.explore import case_query, headline_html, names, result_html
 from model.explore import PROTECTIONS
 from model.schedule import FIELD_BY_ID, SCHEDULE_IDS
@@ -37,6 +37,14 @@ def fields_html() -> str:
     return f'<ul class="explore-fields">{items}</ul>'
 
 
+def notes_html() -> str:
+    """The scenario notes (what the search found and what it changed), folded under the headline."""
+    return (
+        '<details class="explore-notes"><summary>Scenario notes: what the search found</summary>'
+        f"{markdown_html(text('explore', 'findings'))}</details>"
+    )
+
+
 class ExploreView(pn.viewable.Viewer):
     state = param.Parameter(doc="The reader's state (app.state.Explainer).")
 
@@ -53,7 +61,8 @@ class ExploreView(pn.viewable.Viewer):
         self._redraw()
         self._layout = pn.Column(
             pn.pane.HTML(
-                caption_html("explore") + headline_html(shared.explored()), sizing_mode="stretch_width"
+                caption_html("explore") + headline_html(shared.explored()) + notes_html(),
+                sizing_mode="stretch_width",
             ),
             self.summary,
             self.results,

@@ -28,14 +28,14 @@ def test_each_result_says_held_or_broken_with_the_models_counts():
 
 
 def test_loading_a_smallest_case_replays_it_at_the_tick_it_breaks():
-    state = Explainer(checkpoints="none")
+    state = Explainer(fencing="off")
     view = ExploreView(state=state)
     row = shared.explore_row(view.protections())
     broken = [w for w in names() if row["broken"][w]]
-    assert _buttons(view), "with no checkpoints the search finds something to show"
+    assert _buttons(view), "with fencing off the search finds something to show"
     for what, button in zip(broken, _buttons(view), strict=True):
         state.apply_preset("main")
-        state.checkpoints = "none"
+        state.fencing = "off"
         case = row["smallest"][what]
         button.clicks += 1
         assert state.tab == "trace" and state.tick == case["breach_tick"]

@@ -20,7 +20,7 @@ def test_the_three_machines_are_the_articles():
     assert additions == [("UNKNOWN", "candidate refused", "refused"), ("UNKNOWN", "post confirmed", "done")]
 
 
-def test_beyond_the_article_only_the_feeds_rejection_is_added():
+def test_beyond_the_article_only_the_feeds_rejection_and_a_read_only_ending_are_added():
     beyond = [
         (m.name, t.source, t.event, t.target)
         for m in (ATTEMPT, ARTIFACT, EFFECT)
@@ -28,6 +28,7 @@ def test_beyond_the_article_only_the_feeds_rejection_is_added():
         if t.beyond
     ]
     assert beyond == [
+        ("attempt", "UNKNOWN", "found confirmed", "done"),
         ("attempt", "running", "receiver rejects", "post rejected"),
         ("attempt", "UNKNOWN", "receiver rejects", "post rejected"),
         ("effect", "unconfirmed", "receiver rejects", "rejected"),

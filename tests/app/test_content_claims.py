@@ -1,0 +1,55 @@
+"""Sentences of content/ that state a fact of the model, each checked against the model.
+
+A sentence that names a number, a version or who did what is tested here, so rewording the model and
+forgetting the words fails a test rather than misleading a reader."""
+
+from __future__ import annotations
+
+import re
+
+from app.content import text
+from app.state import Explainer
+from model.explore import SPACE, schedules
+from model.invariants import built_from
+from model.report import V1, V2
+from model.schedule import ARTICLE, PosterDeath
+from model.simulation import run
+from model.switches import Switches
+
+
+def _words(name: str, section: str) -> str:
+    return " ".join(text(name, section).split())
+
+
+def test_the_explore_caption_names_the_spaces_silences_and_its_size():
+    caption = _words("captions", "explore")
+    assert f"{len(list(schedules())):,} other schedules" in caption
+    lengths = [str(n) for n in SPACE["silent_for"] if n is not None]
+    assert f"for {', '.join(lengths[:-1])} or {lengths[-1]} ticks or for good" in caption
+    assert SPACE["silent_attempt"] == (1,) and "#1 going quiet" in caption
+
+
+def test_the_all_off_chapter_accepts_a_digest_of_v1_through_and_through():
+    state = Explainer()
+    state.apply_preset("all-off")
+    world = run(state.switches(), recording=False).world
+    first = world.records.acceptances.records[0]
+    candidate = world.candidate_of(first)
+    assert first.attempt == 1 and built_from(candidate, V1) and not built_from(candidate, V2)
+    assert "v1 through and through" in _words("presets", "all-off")
+
+
+def test_the_no_key_chapter_posts_without_a_key_both_times():
+    state = Explainer()
+    state.apply_preset("no-key")
+    posts = [e for frame in state.trace["ticks"] for e in frame["events"] if e["kind"] == "post-applied"]
+    assert [p["text"].endswith("no key)") for p in posts] == [True, True]
+    assert "with no operation key" in _words("tour", "7 The effect window without a key")
+
+
+def test_the_stranded_run_is_refused_by_the_version_check_not_the_assessor():
+    stranded = ARTICLE.replace(silent_at="none", poster_death=PosterDeath.NONE)
+    literal = run(Switches(controller="literal"), schedule=stranded)
+    (refusal,) = [e for f in literal.frames for e in f["events"] if e["kind"] == "refused"]
+    assert re.search(r"the pin v1 is not the current report \(v2\)", refusal["text"])
+    assert "mechanical version check" in _words("explore", "findings")
