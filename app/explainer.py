@@ -11,7 +11,7 @@ from pathlib import Path
 
 import panel as pn
 
-from app.content import heading
+from app.content import heading, text
 from app.palette import css_variables
 from app.render.controls import tabs_html
 from app.render.handout import handout_html
@@ -28,7 +28,13 @@ from model.schedule import SCHEDULE_IDS
 CSS = [css_variables()] + [
     Path(__file__).with_name(n).read_text(encoding="utf-8") for n in ("explainer.css", "diagrams.css")
 ]
-pn.extension(raw_css=CSS, design="native")
+# When the server goes away (restarted, say) the page cannot change any more: say so in words, with a
+# button that reloads the page at its link (which keeps the switches and the tick).
+DISCONNECTED = (
+    f"{' '.join(text('captions', 'disconnected').split())} "
+    '<button type="button" class="reload" onclick="location.reload()">Reload the page</button>'
+)
+pn.extension(raw_css=CSS, design="native", notifications=True, disconnect_notification=DISCONNECTED)
 
 
 class ExplainerApp:

@@ -4,7 +4,7 @@ session: the sweep, the one-change table, and the runs a compare view sets besid
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from model import Switches, analyses, dumps, run, trace_dict
@@ -32,17 +32,24 @@ def one_change_rows() -> tuple:
     return tuple(analyses.one_change_at_a_time())
 
 
-@cache
+# Every session shares these, and a link can name millions of (switches, schedule) pairs: each cache is
+# bounded. Measured: a full trace holds about 110 KB, an outcome or a from-scratch count about 3 KB; the
+# bounds keep the caches under about 15 MB together while a class's few dozen links stay hits.
+TRACE_CACHE = 64
+SMALL_CACHE = 1024
+
+
+@lru_cache(maxsize=TRACE_CACHE)
 def trace_for(switches: Switches, schedule: Schedule | None = None) -> dict:
     return trace_dict(run(switches, schedule=schedule))
 
 
-@cache
+@lru_cache(maxsize=SMALL_CACHE)
 def outcome_for(switches: Switches, schedule: Schedule | None = None) -> dict:
     return run(switches, recording=False, schedule=schedule).outcome().to_dict()
 
 
-@cache
+@lru_cache(maxsize=SMALL_CACHE)
 def from_scratch(switches: Switches, schedule: Schedule | None = None) -> dict:
     return analyses.from_scratch(switches, schedule)
 
@@ -86,7 +93,7 @@ if __name__ == "__main__":
     print(write_explored())
 
 
-@cache
+@lru_cache(maxsize=SMALL_CACHE)  # one row per protection setting (144), whatever a link asks
 def explore_row(protections: tuple[tuple[str, str], ...]) -> dict:
     """One protection setting against every schedule: from the file when it has it, else run now (about
     a second in CPython)."""

@@ -18,6 +18,7 @@ from model import Switches, run, trace_dict
 from model.schedule import FIELDS as SCHEDULE_FIELDS
 from model.schedule import SCHEDULE_IDS, Schedule, ScheduleError
 from model.schedule import parse as parse_schedule_value
+from model.schedule import text_of as schedule_text
 from model.switches import ALL_SETTINGS, SETTINGS, allowed_values, quoted
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}  # milliseconds per tick
@@ -239,15 +240,22 @@ class Explainer(_Settings):
 def _tour_pairs(pairs: list[tuple[str, str]], reading: _Query) -> list[tuple[str, str]]:
     """A tour step's link in place of the query's own values (keeping its layout flags), if it names
     a step; a bad step number is a notice naming the allowed ones."""
-    wanted = next((value for key, value in pairs if key == "tour"), None)
-    if wanted is None:
+    tours = [value for key, value in pairs if key == "tour"]
+    if not tours:
         return pairs
+    wanted = tours[0]
     numbers = [str(s.number) for s in tour_steps()]
     if wanted not in numbers:
         reading.notices.append(f"tour must be a step from 1 to {numbers[-1]}; got {quoted(wanted)}.")
         return [(k, v) for k, v in pairs if k != "tour"]
+    if len(tours) > 1:
+        reading.notices.append(f"'tour' is given more than once; using the first ({wanted}).")
     step = tour_steps()[int(wanted) - 1]
     kept = [(k, v) for k, v in pairs if k in LAYOUT_FLAGS]
+    dropped = list(dict.fromkeys(k for k, _ in pairs if k not in LAYOUT_FLAGS and k != "tour"))
+    if dropped:
+        names = ", ".join(quoted(k) for k in dropped[:10])
+        reading.notices.append(f"a tour step sets the switches, the schedule and the tick; ignoring {names}.")
     return [*parse_qsl(step.link.lstrip("?")), ("tour", wanted), *kept]
 
 
@@ -271,8 +279,8 @@ class _Query:
             self._setting(key, value)
         elif key in SCHEDULE_IDS:
             try:
-                parse_schedule_value(key, value)
-                self.schedule[key] = value
+                # The canonical text ("001" is 1), so the param takes it and the link normalises.
+                self.schedule[key] = schedule_text(parse_schedule_value(key, value))
             except ScheduleError as error:
                 self.notices.append(f"{error}; keeping the article's value.")
         elif key == "preset":

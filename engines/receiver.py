@@ -1,5 +1,10 @@
 """The feed, for real: a local HTTP endpoint over SQLite that follows the article's receive recipe.
 
+Every request gets an HTTP answer with a JSON body, whatever it holds: values SQLite or UTF-8 cannot hold,
+repeated JSON keys, methods other than POST, Python's own request-line errors. At most
+``MAX_CONNECTIONS`` requests are served at once (one more gets 503 at once), and a whole request may take
+``REQUEST_DEADLINE`` seconds at most, however slowly its client sends it.
+
 For one key, the lookup, the parameter check, the post and the remembering of its answer happen in one
 SQLite transaction (BEGIN IMMEDIATE, so two requests for a key cannot both miss the lookup). A repeat gets
 the stored answer; the same key with other parameters is rejected; a request with no key always posts.
@@ -8,7 +13,9 @@ the stored answer; the same key with other parameters is rejected; a request wit
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -56,8 +63,17 @@ def posts(db: Path) -> list[dict]:
 
 
 MAX_BODY = 64 * 1024  # bytes: a post is a few hundred; anything larger is refused with 413
-CLIENT_TIMEOUT = 10  # seconds a client may take to send its request before the connection is dropped
+CLIENT_TIMEOUT = 10  # seconds a client may wait between two reads before the connection is dropped
+REQUEST_DEADLINE = 15  # seconds a whole request may take, however its client dribbles it in
 BACKLOG = 128  # connections the listening socket holds while the threads catch up
+MAX_CONNECTIONS = 128  # requests served at once; one more gets 503 at once instead of a thread
+MAX_ATTEMPT = 2**31 - 1  # attempt numbers are small; SQLite's INTEGER would overflow past 2**63
+_BUSY_BODY = json.dumps({"error": "too many requests at once"}).encode()
+BUSY = (
+    b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"
+    + b"Content-Length: %d\r\n\r\n" % len(_BUSY_BODY)
+    + _BUSY_BODY
+)
 
 
 class BadRequest(ValueError):
@@ -85,7 +101,9 @@ def parse_post(headers, rfile) -> tuple[str | None, dict, int]:
     if int(length) > MAX_BODY:
         raise BadRequest(413, f"the body is larger than {MAX_BODY} bytes")
     try:
-        body = json.loads(rfile.read(int(length)), parse_int=_whole_number)
+        body = json.loads(rfile.read(int(length)), parse_int=_whole_number, object_pairs_hook=_unique)
+    except _Repeated as repeated:
+        raise BadRequest(400, f"the key {repeated} appears twice in one object") from None
     except (ValueError, RecursionError):
         raise BadRequest(400, "the body is not JSON") from None
     if not isinstance(body, dict):
@@ -95,14 +113,62 @@ def parse_post(headers, rfile) -> tuple[str | None, dict, int]:
         raise BadRequest(400, "key must be a string or null")
     if not isinstance(params, dict) or not isinstance(params.get("digest"), str):
         raise BadRequest(400, "params must be an object with a string digest")
-    if isinstance(attempt, bool) or not isinstance(attempt, int):
-        raise BadRequest(400, "attempt must be a whole number")
+    if isinstance(attempt, bool) or not isinstance(attempt, int) or not 0 <= attempt <= MAX_ATTEMPT:
+        raise BadRequest(400, f"attempt must be a whole number from 0 to {MAX_ATTEMPT}")
+    if not all(_utf8(text) for text in (key or "", params["digest"])):
+        raise BadRequest(400, "key and digest must be text that UTF-8 can hold (no lone surrogates)")
     return key, params, attempt
+
+
+class _Repeated(ValueError):
+    pass
+
+
+def _unique(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object whose keys are all different (a repeated key would silently take the last value)."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        raise _Repeated(repr(next(k for k, _ in pairs if k in seen or seen.add(k))[:60]))
+    return data
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class _Server(ThreadingHTTPServer):
     request_queue_size = BACKLOG
     daemon_threads = True
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request, client_address) -> None:
+        if not self._slots.acquire(blocking=False):  # full: answer at once, hold no thread
+            try:
+                request.sendall(BUSY)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def handle_error(self, request, client_address) -> None:
+        if isinstance(sys.exc_info()[1], OSError):
+            return  # the client went away, or was cut off at its deadline: nothing to report
+        super().handle_error(request, client_address)
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
 
 class Receiver:
@@ -116,6 +182,26 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             timeout = client_timeout
 
+            def setup(self):
+                super().setup()
+                # The socket timeout bounds each read; this bounds the whole request.
+                self._deadline = threading.Timer(min(REQUEST_DEADLINE, 3 * client_timeout), self._cut)
+                self._deadline.daemon = True
+                self._deadline.start()
+
+            def _cut(self):
+                try:
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+            def finish(self):
+                self._deadline.cancel()
+                try:
+                    super().finish()
+                except OSError:
+                    pass
+
             def do_POST(self):
                 try:
                     key, params, attempt = parse_post(self.headers, self.rfile)
@@ -127,7 +213,17 @@ class Receiver:
             def do_GET(self):
                 self._answer(405, {"error": "only POST is answered here"})
 
-            def _answer(self, status: int, answer: dict) -> None:
+            do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_GET
+
+            def do_HEAD(self):
+                self._answer(405, {"error": "only POST is answered here"}, body=False)
+
+            def send_error(self, code, message=None, explain=None):
+                # Python's own errors (a bad request line, an unknown method) in JSON too, not its HTML.
+                self.close_connection = True
+                self._answer(code, {"error": message or self.responses.get(code, ("error",))[0]})
+
+            def _answer(self, status: int, answer: dict, body: bool = True) -> None:
                 data = json.dumps(answer).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -135,7 +231,8 @@ class Receiver:
                 if status >= 400:
                     self.send_header("Connection", "close")
                 self.end_headers()
-                self.wfile.write(data)
+                if body and self.command != "HEAD":
+                    self.wfile.write(data)
 
             def log_message(self, *args):
                 pass

@@ -13,7 +13,13 @@ the article's schedule and each schedule flag named replaces its value.
 An unknown flag or value exits with status 2 and a message naming the allowed values (quoting at most
 the first 60 characters of what was given). Flags are never abbreviated, so a flag added later cannot
 change what an old command line means. A reader that closes the pipe early (``| head``) ends the run
-quietly with status 0, as Unix tools do; any other write error is reported with status 1.
+quietly with status 0, as Unix tools do; any other write error (a closed standard output among them) is
+reported with status 1.
+
+``explore --scheduler`` takes a Dask address (``tcp://host:port``; also ``tls``, ``ws``, ``wss``); any
+other text exits with status 2. A scheduler that cannot be reached exits with status 1, one with no
+workers yet is waited for (the command says so), a worker that dies exits with status 1, and Ctrl-C
+exits with status 130, each with one line on standard error and no traceback.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import argparse
 import csv
 import io
 import os
+import re
 import sys
 
 from . import analyses
@@ -80,6 +87,22 @@ def _protections(value: str) -> dict[str, str]:
         return parse_protections(value)
     except SwitchError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+SCHEDULER = re.compile(
+    r"(tcp|tls|ws|wss)://[A-Za-z0-9.-]+:\d{1,5}|(tcp|tls|ws|wss)://\[[0-9A-Fa-f:]+\]:\d{1,5}"
+)
+
+
+def _scheduler(value: str) -> str:
+    """A Dask scheduler's address, checked before anything connects (Dask's own errors are tracebacks)."""
+    match = SCHEDULER.fullmatch(value)
+    if not match or not 0 < int(value.rsplit(":", 1)[1]) < 65536:
+        raise argparse.ArgumentTypeError(
+            f"a Dask scheduler address is tcp://HOST:PORT (or tls://, ws://, wss://), port 1 to 65535;"
+            f" got {quoted(value)}"
+        )
+    return value
 
 
 def _add_schedule_flags(parser: argparse.ArgumentParser) -> None:
@@ -150,7 +173,11 @@ def _parser() -> argparse.ArgumentParser:
     where = explore.add_mutually_exclusive_group()
     where.add_argument("--workers", type=_workers, default=None, help="processes (default: every core)")
     where.add_argument(
-        "--scheduler", default=None, metavar="ADDRESS", help="run on a Dask cluster (tcp://host:8786)"
+        "--scheduler",
+        type=_scheduler,
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Dask cluster (tcp://host:8786)",
     )
     bench = commands.add_parser("bench", help="time the model", allow_abbrev=False)
     bench.add_argument(
@@ -247,9 +274,16 @@ def format_compare(rows) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if sys.stdout is None:  # started with standard output closed (``>&-``)
+        if sys.stderr is not None:
+            print("python3 -m model: cannot write the output: standard output is closed", file=sys.stderr)
+        return 1
     try:
         _run(args)
         sys.stdout.flush()
+    except KeyboardInterrupt:
+        print("python3 -m model: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader has gone (``| head -c1``): stop quietly. Point stdout at /dev/null so that Python's
         # own flush at exit does not complain about the closed pipe once more.
@@ -321,8 +355,12 @@ def _run(args: argparse.Namespace) -> None:
 def _explore(args: argparse.Namespace) -> None:
     from .explore import dask_mapper, explore, local_mapper
 
+    waiting = f"python3 -m model explore: waiting for a worker to join the Dask scheduler at {args.scheduler}"
     try:
-        mapper, close = dask_mapper(args.scheduler) if args.scheduler else local_mapper(args.workers)
+        if args.scheduler:
+            mapper, close = dask_mapper(args.scheduler, on_wait=lambda: print(waiting, file=sys.stderr))
+        else:
+            mapper, close = local_mapper(args.workers)
     except ImportError as error:
         raise SystemExit(
             "python3 -m model explore: --scheduler needs dask.distributed (pip install distributed)"
@@ -333,6 +371,10 @@ def _explore(args: argparse.Namespace) -> None:
         ) from error
     try:
         result = explore(args.protections, mapper=mapper)
+    except Exception as error:
+        if type(error).__name__ != "KilledWorker":
+            raise
+        raise SystemExit(f"python3 -m model explore: a Dask worker died while exploring: {error}") from None
     finally:
         close()
     print(dumps(result) if args.json else format_explore(result))

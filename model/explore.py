@@ -101,6 +101,8 @@ def parse_protections(text: str) -> dict[str, str]:
             raise SwitchError(
                 f"each protection is id=value with id one of {', '.join(allowed)}; got {quoted(item)}"
             )
+        if key in fixed:
+            raise SwitchError(f"{key} is given more than once; give each protection once")
         fixed[key] = parse_value(key, value.strip()).value
     return fixed
 
@@ -183,11 +185,17 @@ def local_mapper(workers: int | None = None) -> tuple[Mapper, Callable[[], None]
     return (lambda fn, items: pool.map(fn, items, chunksize=1)), pool.shutdown
 
 
-def dask_mapper(address: str) -> tuple[Mapper, Callable[[], None]]:
-    """Map on a Dask cluster (``dask.distributed``) at ``address``; its workers need this package."""
+def dask_mapper(
+    address: str, on_wait: Callable[[], None] = lambda: None
+) -> tuple[Mapper, Callable[[], None]]:
+    """Map on a Dask cluster (``dask.distributed``) at ``address``; its workers need this package. A
+    cluster with no worker yet is waited for, after ``on_wait`` says so."""
     from distributed import Client
 
     client = Client(address, timeout="10s")  # long enough to connect, short enough to say it failed
+    if not client.scheduler_info().get("workers"):
+        on_wait()
+        client.wait_for_workers(1)
 
     def mapper(fn, items):
         futures = client.map(fn, items, pure=False)

@@ -351,10 +351,32 @@ def _whole_number(digits: str) -> int:
     return int(digits)
 
 
+#: The most characters a trace file may have. The longest run a schedule can make ends before t90 and
+#: writes about 0.3 MB; ten times that is room enough, and a stranger's 50 MB file is refused at once.
+MAX_TRACE_CHARS = 4_000_000
+CLI_KEYS = ("switches", "trace", "outcome")
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise TraceError(f"the key {repeated[:60]!r} appears twice in one object")
+    return data
+
+
 def load_trace(text: str) -> dict:
-    """Parse and validate a JSON trace (the trace object, or the CLI's {switches, trace, outcome})."""
+    """Parse and validate a JSON trace (the trace object, or the CLI's {switches, trace, outcome}).
+
+    Refused before parsing: more than ``MAX_TRACE_CHARS`` characters. Refused after: a key given twice
+    in one object, and a top-level key a trace (or the CLI's wrapper) does not have."""
+    if len(text) > MAX_TRACE_CHARS:
+        raise TraceError(
+            f"not a trace: {len(text):,} characters; a trace of this model has at most {MAX_TRACE_CHARS:,}"
+        )
     try:
-        data = json.loads(text, parse_int=_whole_number)
+        data = json.loads(text, parse_int=_whole_number, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as error:
         raise TraceError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except RecursionError:
@@ -362,5 +384,12 @@ def load_trace(text: str) -> dict:
     except ValueError as error:  # e.g. an integer longer than Python converts (4,300 digits)
         raise TraceError(f"not a trace: {error}") from None
     if isinstance(data, dict) and "trace" in data and "format" not in data:
+        unknown = [k for k in data if k not in CLI_KEYS]
+        if unknown:
+            raise TraceError(f"not a trace: unknown key {unknown[0][:60]!r} beside {', '.join(CLI_KEYS)}")
         data = data["trace"]  # the CLI's {switches, trace, outcome}
+    if isinstance(data, dict):
+        unknown = [k for k in data if k not in schema.TRACE and k != "schedule"]
+        if unknown:
+            raise TraceError(f"trace: unknown key {unknown[0][:60]!r}")
     return validate(data)

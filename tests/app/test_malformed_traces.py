@@ -72,3 +72,32 @@ def test_a_mutated_trace_is_refused_or_drawn(data):
 def test_the_unmutated_traces_load_and_draw():
     for base in BASES:
         draw_everything(load_trace(dumps(base)))
+
+
+def test_a_trace_larger_than_any_run_makes_is_refused_before_it_is_parsed():
+    from model.trace import MAX_TRACE_CHARS
+
+    text = dumps(BASES[0])
+    padded = text[:-1] + ',"x":"' + "a" * MAX_TRACE_CHARS + '"}'
+    try:
+        load_trace(padded)
+    except TraceError as error:
+        assert "at most 4,000,000" in str(error)
+    else:
+        raise AssertionError("a 4 MB trace was accepted")
+
+
+def test_a_key_given_twice_or_unknown_at_the_top_is_refused_by_name():
+    text = dumps(BASES[0])
+    for bad, words in (
+        (text[:-1] + ',"end_tick":3}', "'end_tick' appears twice"),
+        (text[:-1] + ',"extra":1}', "unknown key 'extra'"),
+        ('{"switches":{},"trace":' + text + ',"outcome":{},"more":1}', "unknown key 'more'"),
+    ):
+        try:
+            load_trace(bad)
+        except TraceError as error:
+            assert words in str(error), str(error)
+        else:
+            raise AssertionError(f"accepted: {words}")
+    assert load_trace(text)["end_tick"] == BASES[0]["end_tick"]

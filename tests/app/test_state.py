@@ -8,7 +8,7 @@ import pytest
 
 from app.state import PRESETS, Explainer
 from model import Switches, run, trace_dict
-from model.schedule import Schedule
+from model.schedule import FIELD_BY_ID, SCHEDULE_IDS, Schedule
 from model.switches import ALL_SETTINGS, allowed_values
 
 
@@ -169,3 +169,28 @@ def test_a_query_with_very_many_fields_is_refused_with_a_notice_not_an_error():
     state = Explainer()
     notices = state.apply_query("?" + "&".join(f"k{i}=1" for i in range(500)))
     assert notices and state.switches() == Switches()
+
+
+@pytest.mark.parametrize("key", SCHEDULE_IDS)
+def test_a_schedule_value_with_leading_zeros_is_read_as_its_number_and_the_link_normalises(key):
+    """A param accepts only the canonical text; the query reader hands it that, whatever zeros lead."""
+    field = FIELD_BY_ID[key]
+    if field.low is None:
+        return  # a named point (silent_at, poster_death) has no digits to pad
+    number = max(field.low, 1) if key != "successor_stall" else 2
+    state = Explainer()
+    for padded in (f"0{number}", f"00{number}"):
+        notices = state.apply_query(f"?{key}={padded}")
+        assert notices == [] and getattr(state, key) == str(number)
+        assert f"{key}={number}" in state.to_query() and padded not in state.to_query()
+    state.apply_query(f"?{key}=00")
+    assert getattr(state, key) in ("0", "")  # 0 where the field allows it, else a notice and the default
+
+
+def test_a_tour_link_reports_what_it_overrides_and_repeats():
+    state = Explainer()
+    notices = state.apply_query("?tour=2&tour=5&fencing=off&embed=1")
+    assert state.tour == 2 and state.embed
+    assert any("'tour' is given more than once" in n for n in notices)
+    assert any("ignoring 'fencing'" in n for n in notices)
+    assert state.apply_query("?tour=3") == []

@@ -55,8 +55,8 @@ def wait_for(url: str, seconds: float = 90) -> None:
         time.sleep(0.3)
 
 
-def serve(script: str, log_name: str):
-    port = free_port()
+def serve(script: str, log_name: str, port: int | None = None):
+    port = port or free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / log_name, "w")
     command = [sys.executable, "-m", "panel", "serve", script, "--setup", "app/serving.py"]

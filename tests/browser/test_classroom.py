@@ -17,6 +17,8 @@ from model.invariants import INVARIANT_IDS
 from tests.browser.conftest import BOKEH_TIMELINE
 from tests.conftest import ARTIFACTS
 
+pytestmark = pytest.mark.browser
+
 # The focused element, through every shadow root on the way down.
 DEEP_FOCUS = """() => {
   let el = document.activeElement;

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from app.state import PRESETS
 from model import Switches, run
-from model.switches import ALL_SETTINGS, allowed_values
+from model.switches import ALL_SETTINGS, Role, allowed_values, ids_of
 from tests.conftest import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.browser
@@ -28,7 +28,7 @@ def test_page_loads_with_no_console_errors(explainer, console_errors):
     assert console_errors == []
 
 
-@pytest.mark.parametrize("setting", [s for s in ALL_SETTINGS if s != "unversioned"])
+@pytest.mark.parametrize("setting", [s for s in ALL_SETTINGS if s not in ids_of(Role.ADVANCED)])
 def test_each_toggle_changes_the_outcome_as_the_model_says(explainer, setting):
     explainer.open()
     for value in allowed_values(setting)[1:]:

@@ -105,3 +105,72 @@ def test_a_burst_of_clients_is_held_and_answered(receiver):
         t.join(timeout=60)
     assert answers.count(200) == BACKLOG
     assert len(posts(receiver.db)) == BACKLOG
+
+
+@pytest.mark.parametrize(
+    "body,words",
+    [
+        (json.dumps({"params": {"digest": "d"}, "attempt": 2**63}).encode(), "from 0 to"),
+        (json.dumps({"params": {"digest": "d"}, "attempt": -1}).encode(), "from 0 to"),
+        (b'{"key": "\\ud800", "params": {"digest": "d"}}', "UTF-8"),
+        (b'{"key": "k", "params": {"digest": "\\udfff"}}', "UTF-8"),
+        (b'{"key": "a", "key": "b", "params": {"digest": "d"}}', "'key' appears twice"),
+    ],
+    ids=["attempt-too-large", "attempt-negative", "key-surrogate", "digest-surrogate", "duplicate-key"],
+)
+def test_values_sqlite_or_json_cannot_hold_get_400_not_a_dropped_connection(receiver, body, words):
+    status, answer = post(receiver.url, body)
+    assert status == 400 and words in answer["error"], answer
+    assert posts(receiver.db) == []
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH", "OPTIONS", "BREW"])
+def test_every_method_gets_json(receiver, method):
+    answer = raw(receiver.url, f"{method} /post HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    status = int(answer.split()[1])
+    assert status in (405, 501) and answer.split(b"\r\n\r\n", 1)[1].startswith(b'{"error"')
+
+
+def test_head_gets_405_and_no_body(receiver):
+    answer = raw(receiver.url, b"HEAD /post HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.0 405") and answer.endswith(b"\r\n\r\n")
+
+
+def test_a_client_dribbling_headers_is_cut_off_by_the_whole_request_deadline(receiver):
+    """A header line every 0.3 s never trips the 0.5 s read timeout; the deadline (three times it) does."""
+    import time
+
+    host, port = receiver.url.split("//")[1].split("/")[0].split(":")
+    started = time.monotonic()
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall(b"POST /post HTTP/1.1\r\n")
+        try:
+            for n in range(40):
+                time.sleep(0.3)
+                s.sendall(f"X-Slow-{n}: 1\r\n".encode())
+        except OSError:
+            pass  # the receiver hung up
+        s.settimeout(5)
+        try:
+            rest = s.recv(100)
+        except OSError:
+            rest = b""
+    assert rest == b"" and time.monotonic() - started < 8
+
+
+def test_connections_beyond_the_cap_get_503_at_once(tmp_path, monkeypatch):
+    import engines.receiver as receiver_module
+
+    monkeypatch.setattr(receiver_module, "MAX_CONNECTIONS", 2)
+    with Receiver(tmp_path / "feed.sqlite", client_timeout=2) as r:
+        host, port = r.url.split("//")[1].split("/")[0].split(":")
+        held = [socket.create_connection((host, int(port)), timeout=10) for _ in range(2)]
+        for s in held:
+            s.sendall(b"POST /post HTTP/1.1\r\n")  # and wait
+        import time
+
+        time.sleep(0.3)
+        answer = raw(r.url, b"POST /post HTTP/1.1\r\nHost: x\r\n\r\n")
+        for s in held:
+            s.close()
+    assert answer.startswith(b"HTTP/1.0 503") and b"too many requests" in answer

@@ -112,3 +112,57 @@ def test_trace_markdown_is_a_worksheet_of_the_models_run():
         assert (f"{inv['id']} (" in text) and ((f"**broken** at t{b['tick']}" in text) if b else True)
     assert f"{result.outcome().model_calls} against a minimum of 4" in text
     assert cli("trace", "--markdown", "--json").returncode == 2  # one form at a time
+
+
+def test_a_closed_standard_output_is_one_line_and_status_1():
+    done = subprocess.run(
+        [sys.executable, "-m", "model", "trace"], cwd=ROOT, stdout=subprocess.DEVNULL, capture_output=False,
+        stderr=subprocess.PIPE, text=True, timeout=120, pass_fds=(), close_fds=True,
+        preexec_fn=lambda: __import__("os").close(1),
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.strip() == "python3 -m model: cannot write the output: standard output is closed"
+
+
+@pytest.mark.parametrize("address", ["bogus://x", "tcp://127.0.0.1:notaport", "", "tcp://host:70000"])
+def test_a_scheduler_address_that_is_not_one_exits_2_saying_the_form(address):
+    done = cli("explore", "--scheduler", address)
+    assert done.returncode == 2 and "tcp://HOST:PORT" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_protection_given_twice_is_refused():
+    done = cli("explore", "--protections", "fencing=on,fencing=off")
+    assert done.returncode == 2 and "fencing is given more than once" in done.stderr
+
+
+def test_ctrl_c_ends_the_explorer_with_one_line_and_status_130():
+    import signal
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "model", "explore", "--workers", "1"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    time.sleep(2)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err.strip() == "python3 -m model: interrupted"
+
+
+def test_a_scheduler_with_no_worker_is_waited_for_and_the_command_says_so():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=0, host="127.0.0.1", dashboard_address=None, processes=True
+    ) as cluster:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "model", "explore", "--scheduler", cluster.scheduler_address],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            line = process.stderr.readline()
+        finally:
+            process.kill()
+            process.communicate(timeout=30)
+    waiting = "python3 -m model explore: waiting for a worker to join the Dask scheduler at"
+    assert line.strip() == f"{waiting} {cluster.scheduler_address}"
