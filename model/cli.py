@@ -401,7 +401,9 @@ def format_explore(result: dict) -> str:
     h = result["headline"]
     on = ", ".join(f"{k} {v}" for k, v in h["protections"].items())
     lines += ["", f"Headline: with {on} ({h['settings']} settings, {h['runs']} runs):"]
-    if h["holds"]:
+    if not h["settings"]:
+        lines.append("  not among the settings explored (--protections holds another value).")
+    elif h["holds"]:
         lines.append("  no invariant breaks under any schedule explored.")
     else:
         broken = ", ".join(f"{k} in {n} runs" for k, n in h["broken"].items() if n)
@@ -409,7 +411,8 @@ def format_explore(result: dict) -> str:
         for mode, counts in h["by_checkpoints"].items():
             named = ", ".join(f"{k} in {n}" for k, n in counts.items() if n and k != UNFINISHED)
             lines.append(f"    checkpoints {mode}: {named or 'nothing breaks'}")
-    lines.append(f"  {h['unfinished']} of its runs end without finishing (not an invariant; see below).")
+    if h["settings"]:
+        lines.append(f"  {h['unfinished']} of its runs end without finishing (not an invariant; see below).")
     if "literal_rules" in result:
         lines += [
             "",

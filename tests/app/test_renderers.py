@@ -1,0 +1,87 @@
+"""The pure renderers and the pages built from them, checked in the fast lane: what a mutation pass
+showed only Chromium caught, caught here in seconds."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.render.controls import player_html
+from app.render.handout import handout_html
+from app.render.outcome import badge_items, badges_html
+from app.state import FIGURES, SPEEDS, Explainer
+from model import Switches, run, trace_dict
+
+
+def _trace(**switches):
+    result = run(Switches(**switches))
+    return trace_dict(result), result.outcome().to_dict()
+
+
+def test_the_scrubber_reaches_the_last_tick():
+    trace, _ = _trace()
+    end = trace["end_tick"]
+    html = player_html(3, end, False, "1×", list(SPEEDS))
+    scrub = re.search(r'<input type="range" min="0" max="(\d+)"', html)
+    assert scrub and int(scrub.group(1)) == end
+
+
+@pytest.mark.parametrize("switches", [{"fencing": "off"}, {"pins": "off"}, {"post_key": "none"}])
+def test_badges_say_broken_where_the_model_broke_and_held_elsewhere(switches):
+    trace, outcome = _trace(**switches)
+    end = trace["end_tick"]
+    items = {i["id"]: i for i in badge_items(trace, end, outcome)}
+    for inv in trace["invariants"]:
+        item = items[inv["id"]]
+        if inv["breach"]:
+            assert item["state"] == "broken" and item["mark"] == "✖"
+            assert item["words"] == f"broken at t{inv['breach']['tick']}"
+        else:
+            assert (item["state"], item["mark"], item["words"]) == ("held", "✔", "held")
+    broken = {i for i, item in items.items() if item["state"] == "broken" and i != "finished"}
+    assert set(outcome["invariants_broken"]) == broken
+    assert items["finished"]["state"] == ("held" if outcome["finished"] else "broken")
+    html = badges_html(trace, end, outcome)
+    assert html.count("broken at t") == len(outcome["invariants_broken"])
+
+
+def test_the_handout_names_every_broken_invariant_and_where():
+    trace, outcome = _trace(fencing="off", pins="off", post_key="none")
+    html = handout_html(trace, outcome, Switches(fencing="off").to_dict(), None)
+    broken = [i for i in trace["invariants"] if i["breach"]]
+    assert len(broken) >= 2
+    for inv in broken:
+        assert f"broken at t{inv['breach']['tick']}" in html
+    assert html.count("broken at t") == len(broken)
+
+
+@pytest.mark.parametrize("figure", FIGURES)
+def test_a_figure_link_opens_that_figure(figure):
+    state = Explainer()
+    assert state.apply_query(f"?embed=1&view={figure}&tick=5") == []
+    assert (state.embed, state.view, state.tick) == (True, figure, 5)
+    assert f"view={figure}" in state.to_query()
+
+
+def test_the_front_page_pre_renders_the_main_trace():
+    build = pytest.importorskip("build")
+    if not hasattr(build, "main_trace_parts"):
+        pytest.skip("the pypa build package shadows build.py here")
+    parts = build.main_trace_parts()
+    trace, outcome = _trace()
+    assert parts["end"] == str(trace["end_tick"])
+    assert f"{outcome['model_calls']} against a minimum of 4" in " ".join(parts["outcome"].split())
+    assert parts["badges"] == badges_html(trace, trace["end_tick"], outcome)
+
+
+def test_the_selfcheck_page_shows_each_digest_in_its_own_row():
+    build = pytest.importorskip("build")
+    if not hasattr(build, "selfcheck_body"):
+        pytest.skip("the pypa build package shadows build.py here")
+    expected = {"runs": 864, "sweep_digest": "a" * 64, "main_trace_digest": "b" * 64, "python": "3.12"}
+    html = build.selfcheck_body(expected)
+    sweep_row = html.split('<th scope="row">outcomes of all 864</th>')[1].split("</tr>")[0]
+    trace_row = html.split('<th scope="row">full main trace</th>')[1].split("</tr>")[0]
+    assert "a" * 16 in sweep_row and "b" * 16 not in sweep_row
+    assert "b" * 16 in trace_row and "a" * 16 not in trace_row
