@@ -1,0 +1,189 @@
+"""Named mutants: small deliberate bugs, each applied alone to a copy of the tree, and the fast lane run
+against it. A mutant the suite does not catch is a hole in the tests.
+
+    .venv/bin/python -m tests.mutants            # every mutant; prints caught/survived and the score
+    .venv/bin/python -m tests.mutants --list     # their names
+    .venv/bin/python -m tests.mutants NAME ...   # only these
+
+The first eleven are the mutation pass's table (issue: a suite that catches real bugs); the rest guard
+the model's rules one by one. Nothing here is collected by pytest (the file's name has no test_ prefix).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FAST_LANE = [
+    "-m",
+    "not browser and not engines and not pyodide and not server",
+    "-x",
+    "-q",
+    "-p",
+    "no:cacheprovider",
+]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    path: str
+    old: str
+    new: str
+
+
+MUTANTS = (
+    Mutant(
+        "acceptance-fences-one-epoch-late",
+        "model/controller.py",
+        "if fencing_on and attempt.token < records.epoch.value:",
+        "if fencing_on and attempt.token < records.epoch.value - 1:",
+    ),
+    Mutant(
+        "misled-ignores-never-accepted",
+        "model/invariants.py",
+        "if never_accepted or stale:",
+        "if stale:",
+    ),
+    Mutant("scrubber-stops-short", "app/render/controls.py", 'max="{end}" ', 'max="{end - 1}" '),
+    Mutant(
+        "selfcheck-shows-the-trace-digest-for-the-864",
+        "build.py",
+        '<td><code>{expected["sweep_digest"][:16]}</code></td>',
+        '<td><code>{expected["main_trace_digest"][:16]}</code></td>',
+    ),
+    Mutant(
+        "overall-smallest-orders-faults-first",
+        "model/explore.py",
+        'key = (case["ticks"], case["faults"], case["breach_tick"])',
+        'key = (case["faults"], case["ticks"], case["breach_tick"])',
+    ),
+    Mutant(
+        "ties-prefer-the-case-farthest-from-the-story",
+        "model/explore.py",
+        "(ticks, faults, breach.tick, _changes(schedule), index)",
+        "(ticks, faults, breach.tick, -_changes(schedule), index)",
+    ),
+    Mutant(
+        "space-drops-crashes",
+        "model/explore.py",
+        'if fields["silent_at"] == "none" and fields["silent_for"]',
+        'if fields["silent_for"] is None or fields["silent_at"] == "none" and fields["silent_for"]',
+    ),
+    Mutant(
+        "badge-held-when-broken",
+        "app/render/outcome.py",
+        'state = frame["invariants"][inv["id"]]',
+        'state = "held"',
+    ),
+    Mutant(
+        "handout-omits-broken-badges",
+        "app/render/handout.py",
+        "{badges_html(trace, end, outcome)}",
+        "{badges_html(trace, 0, outcome)}",
+    ),
+    Mutant("view-ignored", "app/state.py", "                self.view = value\n", "                pass\n"),
+    Mutant(
+        "front-page-wrong-chapter",
+        "build.py",
+        "result = run(Switches())",
+        'result = run(Switches(pins="off"))',
+    ),
+    Mutant(
+        "no-reconcile-against-the-announced-digest",
+        "model/controller.py",
+        "and world.switches.controller is ControllerRules.COMPLETED\n        ):\n            return next(",
+        "and False\n        ):\n            return next(",
+    ),
+    Mutant(
+        "no-rebuild-after-a-stale-pin",
+        "model/controller.py",
+        "self.rebuild_due = True  # admitted below",
+        "pass  # admitted below",
+    ),
+    Mutant(
+        "suspicion-one-beat-late",
+        "model/controller.py",
+        "if attempt.missed < world.schedule.threshold:",
+        "if attempt.missed <= world.schedule.threshold:",
+    ),
+    Mutant(
+        "journal-skips-the-input-hash",
+        "model/attempt.py",
+        "input_hash=part.read_hash if world.switches.pins is Pins.ON else None,",
+        "input_hash=None,",
+    ),
+    Mutant(
+        "bound-ignored", "model/simulation.py", "    else:\n        world.stopped_at_limit = True\n", "\n"
+    ),
+)
+
+
+def tree_copy(into: Path) -> Path:
+    """The tracked files (and the untracked ones not ignored) of the working tree, copied."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():
+            target = into / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return into
+
+
+def run_mutant(mutant: Mutant) -> tuple[bool, float]:
+    """Whether the fast lane fails (the mutant is caught), and how long it took."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = tree_copy(Path(tmp))
+        path = tree / mutant.path
+        text = path.read_text(encoding="utf-8")
+        if text.count(mutant.old) != 1:
+            raise SystemExit(f"mutant {mutant.name}: its text is not found once in {mutant.path}; update it")
+        path.write_text(text.replace(mutant.old, mutant.new), encoding="utf-8")
+        started = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", *FAST_LANE, "tests/model", "tests/app"],
+            cwd=tree,
+            capture_output=True,
+            text=True,
+        )
+        return done.returncode != 0, time.monotonic() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.mutants", description=__doc__.split("\n")[0])
+    parser.add_argument("names", nargs="*", help="mutants to run (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    args = parser.parse_args(argv)
+    known = {m.name: m for m in MUTANTS}
+    if args.list:
+        print("\n".join(known))
+        return 0
+    unknown = [n for n in args.names if n not in known]
+    if unknown:
+        parser.error(f"unknown mutant {unknown[0]!r}; the mutants are: {', '.join(known)}")
+    chosen = [known[n] for n in args.names] or list(MUTANTS)
+    caught = 0
+    for mutant in chosen:
+        killed, seconds = run_mutant(mutant)
+        caught += killed
+        print(f"{'caught  ' if killed else 'SURVIVED'} {mutant.name:<48} {seconds:6.1f} s", flush=True)
+    print(f"score: {caught} of {len(chosen)} caught")
+    return 0 if caught == len(chosen) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
