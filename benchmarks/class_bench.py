@@ -1,6 +1,9 @@
 """A class of thirty: readers opening the served explainer at once. Figures printed, nothing asserted.
 
-    .venv/bin/python benchmarks/class_bench.py [--readers 30] [--num-procs 1]
+    .venv/bin/python benchmarks/class_bench.py [--readers 30] [--num-procs 1] [--port N] [--server-only]
+
+``--server-only`` measures the server alone (part 1 and the memory), without a browser; ``--port``
+fixes the port the server listens on (by default a free one, printed first).
 
 Serves the app with `panel serve` (as ./dev serve does) and measures two things:
 
@@ -81,14 +84,36 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--readers", type=int, default=30, choices=range(1, 201), metavar="1..200")
     parser.add_argument("--num-procs", type=int, default=1, choices=range(1, 9), metavar="1..8")
+    parser.add_argument("--port", type=int, default=0, choices=range(0, 65536), metavar="1..65535")
+    parser.add_argument("--server-only", action="store_true", help="no browser: the server alone")
     args = parser.parse_args()
-    port = free_port()
+    port = args.port or free_port()
+    print(f"serving on http://127.0.0.1:{port}/explainer", flush=True)
     command = [sys.executable, "-m", "panel", "serve", "app/explainer.py", "--setup", "app/serving.py",
                "--port", str(port), "--address", "127.0.0.1", "--num-procs", str(args.num_procs),
                "--allow-websocket-origin", f"127.0.0.1:{port}"]  # fmt: skip
     env = {**os.environ, "PYTHONMALLOC": "malloc"}  # as ./dev serve runs it: see app/serving.py
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/explainer"
+    if args.server_only:
+        try:
+            wait_for(url)
+            server_only(url, 1)  # one reader first, so the shared pieces are built before the class
+            time.sleep(2)
+            idle = rss_mb(server.pid)
+            pulled, pull_failed = server_only(url, args.readers)
+            peak = rss_mb(server.pid)
+            time.sleep(40)  # Bokeh discards a closed session after its unused-session lifetime
+            after = rss_mb(server.pid)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        print(f"readers                          {args.readers} (server only)")
+        median = statistics.median(pulled)
+        print(f"server alone: all pages pulled   {max(pulled):.1f} s, median {median:.1f} s,"
+              f" {pull_failed} failed  (aim <= 10 s)")  # fmt: skip
+        print(f"server memory idle / after pulls / after {idle:.0f} / {peak:.0f} / {after:.0f} MB")
+        return
     try:
         wait_for(url)
         with sync_playwright() as p:
