@@ -292,14 +292,14 @@ def test_a_hostile_link_shows_its_values_as_text_and_fetches_nothing(explainer, 
 
 
 def test_explore_loads_the_smallest_case_into_the_player_by_keyboard(explainer):
-    explainer.open("?tab=explore&checkpoints=none")
+    explainer.open("?tab=explore&fencing=off")
     load = explainer.page.get_by_role("button", name="Load the smallest case (one acceptance per input)")
     expect(load).to_be_visible(timeout=30000)
     load.focus()
     explainer.page.keyboard.press("Enter")
     expect(explainer.page.get_by_role("tab", name="Trace")).to_have_attribute("aria-selected", "true")
     expect(explainer.page.locator(".badges")).to_contain_text("One acceptance per input: broken")
-    explainer.page.wait_for_url(re.compile(r"successor_stall=2"))
+    explainer.page.wait_for_url(re.compile(r"fencing=off&.*threshold=1"))
 
 
 AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
