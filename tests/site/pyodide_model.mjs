@@ -15,11 +15,11 @@ from model import Switches, dumps, run, trace_dict
 from model.analyses import fingerprint, sweep
 from model.explore import explore_setting
 from model.schedule import Schedule
-row = explore_setting({"fencing": "on", "checkpoints": "none", "pins": "on", "newsletter": "current-accepted",
-                       "post_key": "per-operation"})
+row = explore_setting({"fencing": "off", "checkpoints": "every-step", "pins": "on",
+                       "newsletter": "current-accepted", "post_key": "per-operation"})
 case = Schedule().with_values(row["smallest"]["double-acceptance"]["schedule"])
 json.dumps({"python": sys.version.split()[0], "sweep": dumps(sweep()), "main_trace": dumps(trace_dict(run(Switches()))),
             "fingerprint": fingerprint(), "explore_row": dumps(row),
-            "case_trace": dumps(trace_dict(run(Switches(checkpoints="none"), schedule=case)))})
+            "case_trace": dumps(trace_dict(run(Switches(fencing="off"), schedule=case)))})
 `);
 process.stdout.write(out);
