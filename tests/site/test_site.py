@@ -161,7 +161,7 @@ def test_the_explore_page_shows_the_whole_space_before_python(site):
     data = json.loads((site / "explore.json").read_text())
     assert data["model"] == source_digest()  # computed by this very model
     html = (site / "explore.html").read_text()
-    assert f"= {data['runs']} runs" in html
+    assert f"{data['runs']:,} runs" in html and "rules as first written" in html
     assert html.count("<tr>") == data["settings"] + 1  # a head row, then one per protection setting
     for row in data["rows"]:
         for case in row["smallest"].values():
