@@ -20,6 +20,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from model.schema import RepeatedKey, unique_keys
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS posts (number INTEGER PRIMARY KEY, digest TEXT, key TEXT, attempt INTEGER);
 CREATE TABLE IF NOT EXISTS remembered (key TEXT PRIMARY KEY, params TEXT, post INTEGER);
@@ -101,9 +103,9 @@ def parse_post(headers, rfile) -> tuple[str | None, dict, int]:
     if int(length) > MAX_BODY:
         raise BadRequest(413, f"the body is larger than {MAX_BODY} bytes")
     try:
-        body = json.loads(rfile.read(int(length)), parse_int=_whole_number, object_pairs_hook=_unique)
-    except _Repeated as repeated:
-        raise BadRequest(400, f"the key {repeated} appears twice in one object") from None
+        body = json.loads(rfile.read(int(length)), parse_int=_whole_number, object_pairs_hook=unique_keys)
+    except RepeatedKey as repeated:
+        raise BadRequest(400, str(repeated)) from None
     except (ValueError, RecursionError):
         raise BadRequest(400, "the body is not JSON") from None
     if not isinstance(body, dict):
@@ -118,19 +120,6 @@ def parse_post(headers, rfile) -> tuple[str | None, dict, int]:
     if not all(_utf8(text) for text in (key or "", params["digest"])):
         raise BadRequest(400, "key and digest must be text that UTF-8 can hold (no lone surrogates)")
     return key, params, attempt
-
-
-class _Repeated(ValueError):
-    pass
-
-
-def _unique(pairs: list[tuple[str, object]]) -> dict:
-    """A JSON object whose keys are all different (a repeated key would silently take the last value)."""
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        seen: set[str] = set()
-        raise _Repeated(repr(next(k for k, _ in pairs if k in seen or seen.add(k))[:60]))
-    return data
 
 
 def _utf8(text: str) -> bool:
@@ -213,17 +202,14 @@ class Receiver:
             def do_GET(self):
                 self._answer(405, {"error": "only POST is answered here"})
 
-            do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_GET
-
-            def do_HEAD(self):
-                self._answer(405, {"error": "only POST is answered here"}, body=False)
+            do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = do_GET  # _answer sends HEAD no body
 
             def send_error(self, code, message=None, explain=None):
                 # Python's own errors (a bad request line, an unknown method) in JSON too, not its HTML.
                 self.close_connection = True
                 self._answer(code, {"error": message or self.responses.get(code, ("error",))[0]})
 
-            def _answer(self, status: int, answer: dict, body: bool = True) -> None:
+            def _answer(self, status: int, answer: dict) -> None:
                 data = json.dumps(answer).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
@@ -231,7 +217,7 @@ class Receiver:
                 if status >= 400:
                     self.send_header("Connection", "close")
                 self.end_headers()
-                if body and self.command != "HEAD":
+                if self.command != "HEAD":
                     self.wfile.write(data)
 
             def log_message(self, *args):

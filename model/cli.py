@@ -380,6 +380,17 @@ def _explore(args: argparse.Namespace) -> None:
     print(dumps(result) if args.json else format_explore(result))
 
 
+def _by_mode(headline: dict) -> list[tuple[str, str, int]]:
+    """Per checkpoint mode of a headline: the invariants it breaks, in words, and its unfinished runs."""
+    from .explore import UNFINISHED
+
+    rows = []
+    for mode, counts in headline["by_checkpoints"].items():
+        named = ", ".join(f"{k} in {n}" for k, n in counts.items() if n and k != UNFINISHED)
+        rows.append((mode, named or "nothing breaks", counts[UNFINISHED]))
+    return rows
+
+
 def format_explore(result: dict) -> str:
     """The explorer's table (one row per protection setting), the headline, and the smallest cases."""
     from .explore import PROTECTIONS, UNFINISHED, smallest_overall
@@ -408,9 +419,7 @@ def format_explore(result: dict) -> str:
     else:
         broken = ", ".join(f"{k} in {n} runs" for k, n in h["broken"].items() if n)
         lines.append(f"  invariants DO break: {broken}.")
-        for mode, counts in h["by_checkpoints"].items():
-            named = ", ".join(f"{k} in {n}" for k, n in counts.items() if n and k != UNFINISHED)
-            lines.append(f"    checkpoints {mode}: {named or 'nothing breaks'}")
+        lines += [f"    checkpoints {mode}: {named}" for mode, named, _ in _by_mode(h)]
     if h["settings"]:
         lines.append(f"  {h['unfinished']} of its runs end without finishing (not an invariant; see below).")
     if "literal_rules" in result:
@@ -418,12 +427,10 @@ def format_explore(result: dict) -> str:
             "",
             "The same settings under the controller's rules as first written (--controller literal):",
         ]
-        for mode, counts in result["literal_rules"]["by_checkpoints"].items():
-            named = ", ".join(f"{k} in {n}" for k, n in counts.items() if n and k != UNFINISHED)
-            lines.append(
-                f"    checkpoints {mode}: {named or 'nothing breaks'};"
-                f" {counts[UNFINISHED]} end without finishing"
-            )
+        lines += [
+            f"    checkpoints {mode}: {named}; {unfinished} end without finishing"
+            for mode, named, unfinished in _by_mode(result["literal_rules"])
+        ]
     lines += ["", "Smallest case of each, over every setting (replay it with the command):"]
     for what, case in smallest_overall(result["rows"]).items():
         lines += [

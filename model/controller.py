@@ -244,8 +244,7 @@ class Controller:
             world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {problem}", "refused")
             if (
                 attempt is self.owner
-                and attempt.pin is not None
-                and attempt.pin.name != world.report.name
+                and self._stale_pin(world, attempt)
                 and world.switches.controller is ControllerRules.COMPLETED
             ):
                 self.rebuild_due = True  # admitted below, in phase 4 of this tick: the owner has ended
@@ -282,6 +281,11 @@ class Controller:
         for part in candidate.parts:
             if part.read_hash != pin.section_hash(part.step):
                 return f"{part.step} was not computed from the pin {pin.name}"
-        if pin.name != world.report.name:
+        if self._stale_pin(world, attempt):
             return f"the pin {pin.name} is not the current report ({world.report.name})"
         return ""
+
+    @staticmethod
+    def _stale_pin(world: World, attempt: Attempt) -> bool:
+        """Whether the attempt's pin is no longer the current report version (never, without a pin)."""
+        return attempt.pin is not None and attempt.pin.name != world.report.name

@@ -16,6 +16,20 @@ class SchemaError(ValueError):
     """A value that does not have the shape its schema says; the message names where."""
 
 
+class RepeatedKey(ValueError):
+    """A JSON object that names one key twice (``json.loads`` would silently keep the last value)."""
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """An ``object_pairs_hook`` for ``json.loads`` that refuses an object naming a key twice."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise RepeatedKey(f"the key {repeated[:60]!r} appears twice in one object")
+    return data
+
+
 @dataclass(frozen=True)
 class Maybe:
     item: Any

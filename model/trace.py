@@ -357,15 +357,6 @@ MAX_TRACE_CHARS = 4_000_000
 CLI_KEYS = ("switches", "trace", "outcome")
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        seen: set[str] = set()
-        repeated = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise TraceError(f"the key {repeated[:60]!r} appears twice in one object")
-    return data
-
-
 def load_trace(text: str) -> dict:
     """Parse and validate a JSON trace (the trace object, or the CLI's {switches, trace, outcome}).
 
@@ -376,7 +367,7 @@ def load_trace(text: str) -> dict:
             f"not a trace: {len(text):,} characters; a trace of this model has at most {MAX_TRACE_CHARS:,}"
         )
     try:
-        data = json.loads(text, parse_int=_whole_number, object_pairs_hook=_no_duplicate_keys)
+        data = json.loads(text, parse_int=_whole_number, object_pairs_hook=schema.unique_keys)
     except json.JSONDecodeError as error:
         raise TraceError(f"not JSON: {error.msg} at line {error.lineno}, column {error.colno}") from None
     except RecursionError:

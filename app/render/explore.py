@@ -60,7 +60,6 @@ def headline_html(data: dict | None) -> str:
     if data is None:
         return ""
     h = data["headline"]
-    per_mode = h["runs"] // max(h["settings"], 1)
     if h["holds"] and not h["unfinished"]:
         answer = "no invariant breaks, and every run finishes."
     else:
@@ -68,9 +67,9 @@ def headline_html(data: dict | None) -> str:
     text = (
         f'<p class="explore-headline"><b>The whole space:</b> {data["schedules"]:,} schedules against '
         f"{data['settings']} protection settings, {data['runs']:,} runs. With {FOUR_ON_WORDS}, in each of "
-        f"the {h['settings']} checkpoint modes ({per_mode:,} runs each): {answer} A run that ends unfinished"
-        " breaks no rule, but the work it was given is never done: no digest of the final report is"
-        " accepted and announced.</p>"
+        f"the {h['settings']} checkpoint modes ({data['schedules']:,} runs each): {answer} A run that ends"
+        " unfinished breaks no rule, but the work it was given is never done: no digest of the final report"
+        " is accepted and announced.</p>"
     )
     literal = data.get("literal_rules")
     if literal:

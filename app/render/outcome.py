@@ -8,7 +8,7 @@ from html import escape
 from app.content import titles
 from model.outcome import MINIMUM_CALLS, finished_words
 
-STATE_MARK = {"held": "✔", "broken": "✖", "pending": "…", "yes": "✔", "no": "✖", "not yet known": "…"}
+STATE_MARK = {"held": "✔", "broken": "✖", "pending": "…"}
 
 
 def finished_text(outcome: dict, trace: dict, tick: int) -> str:
@@ -29,7 +29,7 @@ def badge_items(trace: dict, tick: int, outcome: dict) -> list[dict]:
         item = {"id": inv["id"], "title": names[inv["id"]], "state": state, "words": f"{state}{when}"}
         items.append({**item, "mark": STATE_MARK[state]})
     finished = finished_text(outcome, trace, tick)
-    tone = "pending" if finished == "not yet known" else "held" if finished == "yes" else "broken"
+    tone = "pending" if tick < trace["end_tick"] else "held" if outcome["finished"] else "broken"
     item = {"id": "finished", "title": names["finished"], "state": tone, "words": finished}
     items.append({**item, "mark": STATE_MARK[tone]})
     return items

@@ -72,6 +72,13 @@ def serve(script: str, log_name: str, port: int | None = None):
     return process, port, log
 
 
+def stop(process, log) -> None:
+    """Stop a server ``serve`` started, and close its log."""
+    process.terminate()
+    process.wait(timeout=20)
+    log.close()
+
+
 @pytest.fixture(scope="session")
 def explainer_url():
     process, port, log = serve("app/explainer.py", "panel-serve.log")
@@ -80,9 +87,7 @@ def explainer_url():
         wait_for(url)
         yield url
     finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
+        stop(process, log)
 
 
 @pytest.fixture
