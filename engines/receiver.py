@@ -2,8 +2,8 @@
 
 Every request gets an HTTP answer with a JSON body, whatever it holds: values SQLite or UTF-8 cannot hold,
 repeated JSON keys, methods other than POST, Python's own request-line errors. At most
-``MAX_CONNECTIONS`` requests are served at once (one more gets 503 at once), and a whole request may take
-``REQUEST_DEADLINE`` seconds at most, however slowly its client sends it.
+``MAX_CONNECTIONS`` requests are served at once (one more gets 503 at once), and a client has
+``REQUEST_DEADLINE`` seconds at most to send its whole request, however slowly it sends it.
 
 For one key, the lookup, the parameter check, the post and the remembering of its answer happen in one
 SQLite transaction (BEGIN IMMEDIATE, so two requests for a key cannot both miss the lookup). A repeat gets
@@ -66,7 +66,7 @@ def posts(db: Path) -> list[dict]:
 
 MAX_BODY = 64 * 1024  # bytes: a post is a few hundred; anything larger is refused with 413
 CLIENT_TIMEOUT = 10  # seconds a client may wait between two reads before the connection is dropped
-REQUEST_DEADLINE = 15  # seconds a whole request may take, however its client dribbles it in
+REQUEST_DEADLINE = 15  # seconds a client may take to send a whole request, however it dribbles it in
 BACKLOG = 128  # connections the listening socket holds while the threads catch up
 MAX_CONNECTIONS = 128  # requests served at once; one more gets 503 at once instead of a thread
 MAX_ATTEMPT = 2**31 - 1  # attempt numbers are small; SQLite's INTEGER would overflow past 2**63
@@ -173,7 +173,8 @@ class Receiver:
 
             def setup(self):
                 super().setup()
-                # The socket timeout bounds each read; this bounds the whole request.
+                # The socket timeout bounds each read; this bounds reading the whole request. Answering is
+                # not bounded by it: a post waits its turn for SQLite's lock however long a burst takes.
                 self._deadline = threading.Timer(min(REQUEST_DEADLINE, 3 * client_timeout), self._cut)
                 self._deadline.daemon = True
                 self._deadline.start()
@@ -197,6 +198,7 @@ class Receiver:
                 except BadRequest as bad:
                     self._answer(bad.status, {"error": bad.reason})
                     return
+                self._deadline.cancel()  # the request is in; the rest is the receiver's own work
                 self._answer(200, receive(receiver.db, key, params, attempt))
 
             def do_GET(self):

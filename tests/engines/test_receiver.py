@@ -174,3 +174,21 @@ def test_connections_beyond_the_cap_get_503_at_once(tmp_path, monkeypatch):
         for s in held:
             s.close()
     assert answer.startswith(b"HTTP/1.0 503") and b"too many requests" in answer
+
+
+def test_the_deadline_bounds_reading_a_request_not_answering_it(tmp_path, monkeypatch):
+    """A burst of posts queues on SQLite's lock; a post whose turn comes after the read deadline (three
+    times the 0.5 s client timeout here) still gets its answer."""
+    import time
+
+    import engines.receiver as receiver_module
+
+    slow = receiver_module.receive
+
+    def receive_after_a_queue(*args):
+        time.sleep(2)
+        return slow(*args)
+
+    monkeypatch.setattr(receiver_module, "receive", receive_after_a_queue)
+    with Receiver(tmp_path / "feed.sqlite", client_timeout=0.5) as r:
+        assert post(r.url, json.dumps(GOOD).encode()) == (200, {"status": "applied", "post": 1})
