@@ -15,7 +15,7 @@ from app.content import heading, text
 from app.palette import css_variables
 from app.render.controls import tabs_html
 from app.render.handout import handout_html
-from app.state import Explainer
+from app.state import URL_PARAMS, Explainer
 from app.tabs import TAB_IDS, TABS
 from app.views.action_html import ActionHTML
 from app.views.badges import Badges, OutcomeView
@@ -23,7 +23,6 @@ from app.views.controls import Header, Player, SwitchPanel
 from app.views.shortcuts import Presenter, PrintHandout, Shortcuts
 from app.views.tour import TourPanel
 from app.views.trace import TraceView
-from model.schedule import SCHEDULE_IDS
 
 CSS = [css_variables()] + [
     Path(__file__).with_name(n).read_text(encoding="utf-8") for n in ("explainer.css", "diagrams.css")
@@ -62,9 +61,7 @@ class ExplainerApp:
         self.tab_panel = pn.Column(sizing_mode="stretch_width", css_classes=["tab-panel"])
         s.param.watch(self._show_tab, ["tab"])
         self._show_tab()
-        s.param.watch(
-            self._push_url, [*s.values(), *SCHEDULE_IDS, "tick", "tab", "embed", "playing", "tour", "present"]
-        )
+        s.param.watch(self._push_url, [*URL_PARAMS, "playing"])  # a pause writes the tick it stopped at
         self._last_query: str | None = None
         self._applying_url = False
 

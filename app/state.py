@@ -7,6 +7,8 @@ made from the model's declared settings (``model.switches.SETTINGS``), so a new 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
 
 import param
@@ -43,13 +45,72 @@ PRESETS: dict[str, dict[str, str]] = {
 #: other value replaces it, as the command line's schedule flags do.
 AS_SWITCHES = ""
 SCHEDULE_DEFAULTS: dict[str, str] = dict.fromkeys(SCHEDULE_IDS, AS_SWITCHES)
-URL_FLAGS = ("tick", "embed", "view", "tab", "preset", "tour", "present", "print")
 #: Flags that keep their meaning when a tour step sets the switches, the schedule and the tick.
 LAYOUT_FLAGS = ("embed", "present", "print")
 #: The pictures an article can place in its text on their own (``?embed=1&view=timeline``), with the player.
 FIGURES = ("timeline", "lifecycles", "badges")
 MAX_TICK_DIGITS = 6  # longer is not a tick of any run; never handed to int()
 MAX_FIELDS = 100  # a query with more is no link of ours
+
+
+class BadValue(ValueError):
+    """A link's value a flag cannot take; its message is the reader's notice."""
+
+
+@dataclass(frozen=True)
+class UrlFlag:
+    """One flag of the link besides the switches and the schedule: its name in the URL, the param it sets,
+    how a value is read (``read`` raises BadValue with the notice), and its default, which the link omits."""
+
+    key: str
+    attr: str
+    read: Callable[[str], object]
+    default: object
+
+    def text(self, value: object) -> str:
+        """The value as the link writes it: 1 for on, digits for a number, the name for a choice."""
+        return "1" if value is True else str(value)
+
+
+def _tick(value: str) -> int:
+    if value.isascii() and value.isdigit() and len(value) <= MAX_TICK_DIGITS:
+        return int(value)  # bounded: never hands a long string to int()
+    raise BadValue(f"tick must be a whole number from 0; got {quoted(value)}, showing t0.")
+
+
+def _one_of(allowed: tuple[str, ...], what: str) -> Callable[[str], str]:
+    def read(value: str) -> str:
+        if value in allowed:
+            return value
+        raise BadValue(f"{quoted(value)} is not {what} (allowed: {', '.join(allowed)}).")
+
+    return read
+
+
+def _bit(key: str) -> Callable[[str], bool]:
+    def read(value: str) -> bool:
+        if value in ("0", "1"):
+            return value == "1"
+        raise BadValue(f"{key} must be 0 or 1; got {quoted(value)}, showing the full page.")
+
+    return read
+
+
+#: The one table of the link's flags, in the order a link writes them: the served app, the converted app
+#: and the tests all read and write links through it (``Explainer.to_query``, ``Explainer.apply_query``).
+#: ``tour`` is read by ``_tour_pairs`` first, which checks the step number.
+URL_FLAGS: tuple[UrlFlag, ...] = (
+    UrlFlag("tick", "tick", _tick, 0),
+    UrlFlag("tab", "tab", _one_of(TAB_IDS, "a view"), TAB_IDS[0]),
+    UrlFlag("embed", "embed", _bit("embed"), False),
+    UrlFlag("view", "view", _one_of(FIGURES, "a figure"), ""),
+    UrlFlag("tour", "tour", int, 0),
+    UrlFlag("present", "present", _bit("present"), False),
+    UrlFlag("print", "handout", _bit("print"), False),
+)
+_FLAG = {f.key: f for f in URL_FLAGS}
+#: Every param a link can set: what the served page watches to keep its address in step.
+URL_PARAMS: tuple[str, ...] = (*ALL_SETTINGS, *SCHEDULE_IDS, *(f.attr for f in URL_FLAGS))
 
 
 def _switch_param(setting: str) -> param.Selector:
@@ -174,30 +235,28 @@ class Explainer(_Settings):
     # --- the URL -----------------------------------------------------------------------------------
 
     def to_query(self) -> str:
-        """Only what differs from the defaults, so the main trace's link is short."""
+        """Only what differs from the defaults, so the main trace's link is short. In the tour the link is
+        the step and the layout flags: a step sets the switches, the schedule and the tick itself (and a
+        link that also named them would have them ignored, with a notice, when read back)."""
         query = {k: v for k, v in self.values().items() if v != DEFAULTS[k]} | self.schedule_overrides()
-        if self.tick:
-            query["tick"] = str(self.tick)
-        if self.tab != TAB_IDS[0]:
-            query["tab"] = self.tab
-        if self.embed:
-            query["embed"] = "1"
-        if self.view:
-            query["view"] = self.view
+        for flag in URL_FLAGS:
+            value = getattr(self, flag.attr)
+            if value != flag.default:
+                query[flag.key] = flag.text(value)
         if self.tour:
-            query["tour"] = str(self.tour)
-        if self.present:
-            query["present"] = "1"
-        if self.handout:
-            query["print"] = "1"
+            query = {k: v for k, v in query.items() if k == "tour" or k in LAYOUT_FLAGS}
         return ("?" + urlencode(query)) if query else ""
 
     # --- the tour ----------------------------------------------------------------------------------
 
     def go_to_step(self, number: int) -> None:
         """Open a step of the tour: its switches, schedule and tick (the layout flags stay as they are)."""
-        flags = "".join(f"&{k}=1" for k, on in (("embed", self.embed), ("present", self.present)) if on)
-        self.apply_query(f"?tour={number}{flags}")
+        kept = {
+            f.key: f.text(getattr(self, f.attr))
+            for f in URL_FLAGS
+            if f.key in LAYOUT_FLAGS and getattr(self, f.attr) != f.default
+        }
+        self.apply_query(f"?tour={number}&" + urlencode(kept))
 
     def leave_tour(self) -> None:
         """Out of the tour, keeping the switches the step set."""
@@ -218,21 +277,14 @@ class Explainer(_Settings):
             reading.take(key, value)
         with param.parameterized.batch_call_watchers(self):
             self.playing = False
-            self.param.update(
-                **reading.values,
-                **reading.schedule,
-                tab=reading.tab,
-                embed=reading.embed,
-                view=reading.view,
-                tour=reading.tour,
-                present=reading.present,
-                handout=reading.handout,
-            )
-        if reading.tick > self.end_tick:
+            flags = dict(reading.flags)
+            tick = flags.pop("tick")  # set once the run is known, so it can be checked against its end
+            self.param.update(**reading.values, **reading.schedule, **flags)
+        if tick > self.end_tick:
             reading.notices.append(
-                f"this run ends at t{self.end_tick}; showing t{self.end_tick} instead of t{reading.tick}."
+                f"this run ends at t{self.end_tick}; showing t{self.end_tick} instead of t{tick}."
             )
-        self.go(reading.tick)
+        self.go(tick)
         self.notices = reading.notices
         return reading.notices
 
@@ -265,8 +317,7 @@ class _Query:
     def __init__(self) -> None:
         self.values = dict(DEFAULTS)
         self.schedule = dict(SCHEDULE_DEFAULTS)
-        self.tick, self.tab, self.embed, self.view = 0, TAB_IDS[0], False, ""
-        self.tour, self.present, self.handout = 0, False, False
+        self.flags = {f.attr: f.default for f in URL_FLAGS}
         self.notices: list[str] = []
         self._seen: set[str] = set()
 
@@ -283,40 +334,19 @@ class _Query:
                 self.schedule[key] = schedule_text(parse_schedule_value(key, value))
             except ScheduleError as error:
                 self.notices.append(f"{error}; keeping the article's value.")
-        elif key == "preset":
+        elif key == "preset":  # read, never written: a link names the switches themselves
             if value in PRESETS:
                 self.values.update(PRESETS[value])
             else:
                 self.notices.append(f"{quoted(value)} is not a preset (allowed: {', '.join(PRESETS)}).")
-        elif key == "tick":
-            if value.isascii() and value.isdigit() and len(value) <= MAX_TICK_DIGITS:
-                self.tick = int(value)
-            else:
-                self.notices.append(f"tick must be a whole number from 0; got {quoted(value)}, showing t0.")
-        elif key == "tab":
-            if value in TAB_IDS:
-                self.tab = value
-            else:
-                self.notices.append(f"{quoted(value)} is not a view (allowed: {', '.join(TAB_IDS)}).")
-        elif key == "view":
-            if value in FIGURES:
-                self.view = value
-            else:
-                self.notices.append(f"{quoted(value)} is not a figure (allowed: {', '.join(FIGURES)}).")
-        elif key == "embed":
-            if value in ("0", "1"):
-                self.embed = value == "1"
-            else:
-                self.notices.append(f"embed must be 0 or 1; got {quoted(value)}, showing the full page.")
-        elif key == "tour":
-            self.tour = int(value)  # _tour_pairs has checked it
-        elif key in ("present", "print"):
-            if value in ("0", "1"):
-                setattr(self, "handout" if key == "print" else key, value == "1")
-            else:
-                self.notices.append(f"{key} must be 0 or 1; got {quoted(value)}, showing the full page.")
+        elif key in _FLAG:
+            flag = _FLAG[key]
+            try:
+                self.flags[flag.attr] = flag.read(value)
+            except BadValue as error:
+                self.notices.append(str(error))
         else:
-            known = ", ".join([*ALL_SETTINGS, *SCHEDULE_IDS, *URL_FLAGS])
+            known = ", ".join([*ALL_SETTINGS, *SCHEDULE_IDS, *_FLAG, "preset"])
             self.notices.append(
                 f"{quoted(key)} is not something the explainer understands (it knows: {known})."
             )

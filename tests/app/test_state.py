@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+import param
 import pytest
 
-from app.state import PRESETS, Explainer
+from app.state import PRESETS, URL_FLAGS, URL_PARAMS, Explainer
 from model import Switches, run, trace_dict
 from model.schedule import FIELD_BY_ID, SCHEDULE_IDS, Schedule
 from model.switches import ALL_SETTINGS, allowed_values
@@ -194,3 +195,65 @@ def test_a_tour_link_reports_what_it_overrides_and_repeats():
     assert any("'tour' is given more than once" in n for n in notices)
     assert any("ignoring 'fencing'" in n for n in notices)
     assert state.apply_query("?tour=3") == []
+
+
+def _another_value(state: Explainer, name: str):
+    """A value of the param ``name`` other than its current one, or None when it has no other."""
+    p = state.param[name]
+    current = getattr(state, name)
+    if isinstance(p, param.Boolean):
+        return not current
+    if isinstance(p, param.Integer):
+        return 3 if name != "tour" else 2
+    if isinstance(p, param.Selector):
+        return next((v for v in p.objects if v != current), None)
+    return None
+
+
+@pytest.mark.parametrize(
+    "name", [n for n, p in Explainer.param.objects().items() if p.precedence != -1 and n != "name"]
+)
+def test_the_url_table_covers_every_param_a_link_writes(name):
+    """A param that changes the link is in URL_PARAMS (which the served page watches), and a link written
+    with it reads back to the same value; one that does not change the link is no URL param."""
+    state = Explainer()
+    value = _another_value(state, name)
+    if value is None:
+        pytest.skip(f"{name} has one value")
+    before = state.to_query()
+    setattr(state, name, value)
+    if name == "tour":
+        state.go_to_step(value)  # a step sets its switches and tick too
+    written = state.to_query()
+    assert (written != before) == (name in URL_PARAMS), (name, written)
+    if name in URL_PARAMS:
+        other = Explainer()
+        assert other.apply_query(written) == []
+        assert getattr(other, name) == getattr(state, name)
+
+
+def test_every_url_flag_is_read_and_refused_with_a_notice():
+    for flag in URL_FLAGS:
+        if flag.key == "tour":
+            continue  # the tour's step is read before the table (test_tour)
+        notices = Explainer().apply_query(f"?{flag.key}=%3Cnope%3E")
+        assert (
+            len(notices) == 1 and "<nope>" in notices[0] and flag.key in notices[0] or "allowed" in notices[0]
+        )
+
+
+def test_the_served_page_watches_every_url_param(monkeypatch):
+    """Changing any param a link carries asks the page to write its address (a missing name here once
+    left ``view`` and ``print`` out of the address)."""
+    from app import explainer
+
+    calls = []
+    monkeypatch.setattr(explainer.ExplainerApp, "_push_url", lambda self, *events: calls.append(events))
+    app = explainer.ExplainerApp()
+    for name in URL_PARAMS:
+        value = _another_value(app.state, name)
+        if value is None:
+            continue
+        calls.clear()
+        setattr(app.state, name, value)
+        assert calls, name
