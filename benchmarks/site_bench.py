@@ -86,9 +86,9 @@ def main() -> None:
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     if not (args.site / "index.html").exists():
-        import build
+        import sitebuild
 
-        build.build(args.site.resolve())
+        sitebuild.build(args.site.resolve())
     sizes(args.site)
     timings(args.site, args.repeat)
 

@@ -55,7 +55,7 @@ MUTANTS = (
     Mutant("scrubber-stops-short", "app/render/controls.py", 'max="{end}" ', 'max="{end - 1}" '),
     Mutant(
         "selfcheck-shows-the-trace-digest-for-the-864",
-        "build.py",
+        "sitebuild/pages.py",
         '<td><code>{expected["sweep_digest"][:16]}</code></td>',
         '<td><code>{expected["main_trace_digest"][:16]}</code></td>',
     ),
@@ -89,10 +89,10 @@ MUTANTS = (
         "{badges_html(trace, end, outcome)}",
         "{badges_html(trace, 0, outcome)}",
     ),
-    Mutant("view-ignored", "app/state.py", "                self.view = value\n", "                pass\n"),
+    Mutant("view-ignored", "app/state.py", 'UrlFlag("view", "view",', 'UrlFlag("figure", "view",'),
     Mutant(
         "front-page-wrong-chapter",
-        "build.py",
+        "sitebuild/pages.py",
         "result = run(Switches())",
         'result = run(Switches(pins="off"))',
     ),

@@ -65,10 +65,9 @@ def test_a_figure_link_opens_that_figure(figure):
 
 
 def test_the_front_page_pre_renders_the_main_trace():
-    build = pytest.importorskip("build")
-    if not hasattr(build, "main_trace_parts"):
-        pytest.skip("the pypa build package shadows build.py here")
-    parts = build.main_trace_parts()
+    from sitebuild.pages import main_trace_parts
+
+    parts = main_trace_parts()
     trace, outcome = _trace()
     assert parts["end"] == str(trace["end_tick"])
     assert f"{outcome['model_calls']} against a minimum of 4" in " ".join(parts["outcome"].split())
@@ -76,11 +75,10 @@ def test_the_front_page_pre_renders_the_main_trace():
 
 
 def test_the_selfcheck_page_shows_each_digest_in_its_own_row():
-    build = pytest.importorskip("build")
-    if not hasattr(build, "selfcheck_body"):
-        pytest.skip("the pypa build package shadows build.py here")
+    from sitebuild.pages import selfcheck_body
+
     expected = {"runs": 864, "sweep_digest": "a" * 64, "main_trace_digest": "b" * 64, "python": "3.12"}
-    html = build.selfcheck_body(expected)
+    html = selfcheck_body(expected)
     sweep_row = html.split('<th scope="row">outcomes of all 864</th>')[1].split("</tr>")[0]
     trace_row = html.split('<th scope="row">full main trace</th>')[1].split("</tr>")[0]
     assert "a" * 16 in sweep_row and "b" * 16 not in sweep_row

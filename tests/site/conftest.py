@@ -13,9 +13,9 @@ from tests.conftest import ROOT
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
-    import build
+    import sitebuild
 
-    return build.build(tmp_path_factory.mktemp("site") / "site")
+    return sitebuild.build(tmp_path_factory.mktemp("site") / "site")
 
 
 def serve_folder(folder) -> tuple[http.server.ThreadingHTTPServer, int]:

@@ -48,11 +48,20 @@ def test_the_model_wheel_is_pure_and_listed_in_the_lock_file(site):
 
 
 def test_wheels_are_reproducible(site, tmp_path):
-    import build
+    from sitebuild.wheels import build_model_wheel
 
-    again = build.build_model_wheel(tmp_path)
+    again = build_model_wheel(tmp_path)
     (first,) = (site / "pyodide").glob("durable_work_model-*.whl")
     assert again.read_bytes() == first.read_bytes()
+
+
+def test_the_model_wheel_builds_with_the_repository_on_pythonpath(tmp_path, monkeypatch):
+    """pypa/build runs as ``python -m build``: the repository's ``build.py`` on the path once stood in for
+    it ("unrecognized arguments: --wheel")."""
+    from sitebuild.wheels import build_model_wheel
+
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    assert build_model_wheel(tmp_path).name.startswith("durable_work_model-")
 
 
 def test_node_pyodide_gives_byte_identical_outcomes_and_main_trace(site):
@@ -105,7 +114,7 @@ def test_every_url_the_worker_can_request_is_pyodides_pinned_cdn_or_the_site(sit
     """Resolve the packed wheels' dependency tree against Pyodide's lock file: every requirement is met by
     a packed wheel or by a package of Pyodide's distribution, which the worker loads from the pinned CDN,
     so micropip never asks a package index."""
-    import build
+    from sitebuild.wheels import resolve_packages
 
     app = site / "app"
     worker = (app / "explainer.js").read_text()
@@ -125,7 +134,7 @@ def test_every_url_the_worker_can_request_is_pyodides_pinned_cdn_or_the_site(sit
         def nothing_to_fetch(requirement, python):
             raise AssertionError(f"{requirement} is met by neither a packed wheel nor Pyodide's lock")
 
-        resolved, from_lock = build.resolve_packages(wheels, lock, fetch=nothing_to_fetch)
+        resolved, from_lock = resolve_packages(wheels, lock, fetch=nothing_to_fetch)
     assert sorted(w.name for w in resolved) == sorted(packed_names)
     assert set(from_lock) <= set(loads)
     # What loadPackage fetches: each named package and its dependencies in the lock, from the pinned CDN.
@@ -256,9 +265,9 @@ def test_the_live_app_takes_the_pre_renders_place_when_it_says_it_is_ready(site,
 
 
 def test_the_pwa_option_adds_panels_service_worker(tmp_path):
-    import build
+    import sitebuild
 
-    site = build.build(tmp_path / "site", pwa=True)
+    site = sitebuild.build(tmp_path / "site", pwa=True)
     names = {p.name for p in (site / "app").iterdir()}
     assert "serviceWorker.js" in names and any(
         n.endswith(".webmanifest") or n == "site.webmanifest" for n in names

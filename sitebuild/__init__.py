@@ -1,0 +1,83 @@
+"""Build the static site into ``site/``: the explainer running entirely in the browser.
+
+    python build.py [--out site] [--pwa] [--skip-app]      (or: python -m sitebuild …)
+
+One module a job: ``wheels`` (the model's and the app's wheels, and the packages the app needs),
+``pyodide`` (the vendored core and its lock file), ``convert`` (the converted app), ``pages`` (the static
+pages and assets); ``cli`` reads the command line.
+
+What it writes:
+
+- ``pyodide/``: the Pyodide core vendored from the npm ``pyodide`` package (the version Panel's converter
+  pins), the model as a pure ``py3-none-any`` wheel built with pypa/build, and a ``pyodide-lock.json`` that
+  lists it, made with pyodide-build's ``pyodide lockfile add-wheels``;
+- ``app/``: ``panel convert --to pyodide-worker`` of the explainer, with the project's own wheels packed
+  in as local requirements (Pyodide, Panel and Bokeh themselves come from their pinned CDNs at view time);
+- ``index.html``: the main trace rendered by the model at build time (timeline, lifecycles, badges, outcome,
+  the text table) so the worked example shows at once and without JavaScript; the live app takes its place
+  when it is ready;
+- ``embed.html``: the compact layout for an iframe in the article, resizing itself by postMessage;
+- ``engines.html``: the recorded real-engine results (LangGraph, DBOS) beside the model's predictions;
+- ``selfcheck.html``: "the model in your browser": the vendored Pyodide runs all 864 combinations and
+  compares their digest with the one CPython computed here; fully offline.
+
+Everything is built offline from the checkout; ``./dev build`` installs what is needed first.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from panel import __version__ as panel_version
+from panel.io.convert import BOKEH_VERSION
+
+from app.shared import write_explored
+from sitebuild.common import BuildError, say
+from sitebuild.convert import convert_app, pack_packages
+from sitebuild.pages import write_pages
+from sitebuild.pyodide import ensure_npm_pyodide, vendor_pyodide
+from sitebuild.wheels import (
+    build_app_wheel,
+    build_model_wheel,
+    fetch_wheel,
+    project_version,
+    pyodide_environment,
+    resolve_packages,
+)
+
+__all__ = ["BuildError", "build"]
+
+
+def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        wheels = Path(tmp)
+        say("building the model wheel (pypa/build)")
+        model_wheel = build_model_wheel(wheels)
+        say("exploring every schedule, for the Explore tab (reused while the model is unchanged)")
+        write_explored()
+        say("building the app wheel")
+        app_wheel = build_app_wheel(wheels, project_version())
+        say("vendoring the Pyodide core and writing pyodide-lock.json")
+        vendor_pyodide(out, model_wheel)
+        if not skip_app:
+            say("converting the app (panel convert --to pyodide-worker)")
+            convert_app(out, [model_wheel, app_wheel], pwa)
+            say("packing every pure-Python package the app needs (from the package index, cached)")
+            lock = json.loads((ensure_npm_pyodide() / "pyodide-lock.json").read_text())
+            python = pyodide_environment(lock)["python_version"]
+            start = [
+                fetch_wheel(f"panel=={panel_version}", python),
+                fetch_wheel(f"bokeh=={BOKEH_VERSION}", python),
+            ]
+            packages, from_lock = resolve_packages([*start, model_wheel, app_wheel], lock)
+            pack_packages(out, packages, from_lock)
+    say("writing index.html, embed.html and selfcheck.html")
+    write_pages(out)
+    say(f"done: {out}")
+    return out

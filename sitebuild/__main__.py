@@ -1,0 +1,5 @@
+import sys
+
+from sitebuild.cli import main
+
+sys.exit(main())

@@ -1,0 +1,81 @@
+"""The converted app: ``panel convert --to pyodide-worker``, with every wheel packed into the site."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from sitebuild.common import BuildError, page_title, sh
+
+PANEL_LOAD = 'await self.pyodide.loadPackage("micropip");'
+PANEL_INSTALL = re.compile(r"await micropip\.install\(\[[^\]]*\]\);")
+
+
+def pack_packages(site: Path, wheels: list[Path], lock_names: list[str]) -> None:
+    """Put every wheel in the converted app's resources archive and make its worker load them, without
+    asking an index: Pyodide's own packages by name from its pinned CDN, ours from the archive."""
+    archive = site / "app" / "explainer.resources.zip"
+    with zipfile.ZipFile(archive, "a") as packed:
+        present = set(packed.namelist())
+        for wheel in wheels:
+            if f"packed_wheels/{wheel.name}" not in present:
+                packed.write(wheel, f"packed_wheels/{wheel.name}")
+    worker = site / "app" / "explainer.js"
+    script = worker.read_text(encoding="utf-8")
+    if script.count(PANEL_LOAD) != 1 or len(PANEL_INSTALL.findall(script)) != 1:
+        raise BuildError("panel convert wrote a worker whose loading lines this build does not recognise")
+    load = f"await self.pyodide.loadPackage({json.dumps(['micropip', *lock_names])});"
+    install = ", ".join(repr(f"emfs:packed_wheels/{w.name}") for w in wheels)
+    script = script.replace(PANEL_LOAD, load)
+    script = PANEL_INSTALL.sub(lambda m: f"await micropip.install([{install}], deps=False);", script)
+    worker.write_text(script, encoding="utf-8")
+
+
+ENTRY = '''"""The explainer, as Panel's converter runs it in the browser."""
+import sys
+
+from app.explainer import create_app
+
+# Panel parses an all-digit query value into an int when it builds pn.state.location; a browser bounds
+# the URL, so lifting Python's 4,300-digit limit cannot cost much (see app/serving.py).
+sys.set_int_max_str_digits(0)
+
+create_app().servable(title="{title}")
+'''
+
+
+def convert_app(site: Path, wheels: list[Path], pwa: bool) -> Path:
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "explainer.py").write_text(ENTRY.format(title=page_title()))
+        for wheel in wheels:
+            shutil.copy2(wheel, work / wheel.name)
+        (work / "requirements.txt").write_text("".join(f"./{w.name}\n" for w in wheels))
+        command = [
+            sys.executable,
+            "-m",
+            "panel",
+            "convert",
+            work / "explainer.py",
+            "--to",
+            "pyodide-worker",
+            "--out",
+            site / "app",
+            "--requirements",
+            work / "requirements.txt",
+            "--title",
+            page_title(),
+            "--skip-embed",
+        ]
+        if pwa:
+            command.append("--pwa")
+        sh(*command, cwd=work)
+    page = site / "app" / "explainer.html"
+    if not page.exists():
+        raise BuildError("panel convert wrote no app/explainer.html")
+    return page
