@@ -1,0 +1,47 @@
+// ActionHTML's browser side (app/views/action_html.py); Panel loads it as an ES module.
+export function render({ model }) {
+  const root = document.createElement("div");
+  root.className = "action-html";
+  let dragging = false, stale = false;
+  const draw = () => {
+    if (dragging) { stale = true; return; }
+    const active = root.getRootNode().activeElement;
+    const key = active && root.contains(active) ? active.dataset.key : null;
+    root.innerHTML = model.html;
+    if (key) {
+      const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+      if (again) again.focus();
+    }
+  };
+  const send = (target) =>
+    model.send_msg({ action: target.dataset.action, value: target.dataset.value ?? target.value ?? "" });
+  // In a tablist, arrow keys, Home and End move to another tab and open it (the WAI-ARIA tabs pattern).
+  root.addEventListener("keydown", (event) => {
+    const tab = event.target.closest('[role="tab"]');
+    const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity };
+    if (!tab || !(event.key in moves)) return;
+    const tabs = [...tab.closest('[role="tablist"]').querySelectorAll('[role="tab"]')];
+    const at = tabs.indexOf(tab) + moves[event.key];
+    const next = tabs[Math.max(0, Math.min(tabs.length - 1, at))];
+    event.preventDefault();
+    event.stopPropagation();
+    next.focus();
+    send(next);
+  });
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-action]");
+    if (button && root.contains(button)) send(button);
+  });
+  root.addEventListener("input", (event) => {
+    if (event.target.matches("input[data-action]")) send(event.target);
+  });
+  root.addEventListener("pointerdown", (event) => {
+    if (event.target.matches("input[type=range]")) dragging = true;
+  });
+  const release = () => { if (dragging) { dragging = false; if (stale) { stale = false; draw(); } } };
+  window.addEventListener("pointerup", release);
+  model.on("html", draw);
+  model.on("remove", () => window.removeEventListener("pointerup", release));
+  draw();
+  return root;
+}

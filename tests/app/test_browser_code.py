@@ -1,0 +1,41 @@
+"""The browser code lives in .js files: each parses as a module, and each component loads its own."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from panel.custom import JSComponent
+
+from app.views.action_html import ActionHTML
+from app.views.shortcuts import Presenter, PrintHandout, Shortcuts
+from tests.conftest import ROOT
+
+SCRIPTS = sorted([*(ROOT / "app" / "views" / "js").glob("*.js"), *(ROOT / "static").glob("*.js")])
+MODULES = {p for p in SCRIPTS if "export " in p.read_text(encoding="utf-8")}
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_each_script_parses(script):
+    node = shutil.which("node")
+    assert node, "node is needed to check the browser code"
+    kind = ["--experimental-default-type=module"] if script in MODULES else []
+    done = subprocess.run([node, *kind, "--check", str(script)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    "component", [ActionHTML, Shortcuts, Presenter, PrintHandout], ids=lambda c: c.__name__
+)
+def test_each_component_loads_its_own_file(component: type[JSComponent]):
+    path = Path(component._esm)
+    assert path.is_file() and path.parent == ROOT / "app" / "views" / "js"
+    assert "export function render" in component._render_esm(compiled=False)
+    assert component.__name__ in path.read_text(encoding="utf-8").splitlines()[0]
+
+
+def test_no_python_file_holds_a_component_s_code():
+    for source in (ROOT / "app").rglob("*.py"):
+        assert '_esm = """' not in source.read_text(encoding="utf-8"), source
