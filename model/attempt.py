@@ -18,20 +18,24 @@ Choices where the article is silent (``model/RULES.md`` gathers them):
 from __future__ import annotations
 
 import enum
+from collections.abc import Generator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import lifecycles as lc
 from .feed import Status
-from .records import Candidate, EffectKind, EffectRecord, JournalRecord, Part, Purpose, Verdict, WriteResult
+from .records import Candidate, EffectKind, EffectRecord, JournalRecord, Part, Purpose, Verdict
 from .report import SECTIONS, WORK_IDENTITY, ReportVersion, label, revenue_figure
+from .requests import AskAcceptance, Post, Request, Write
 from .schedule import PosterDeath
 from .switches import Checkpoints, Pins, PostKey
 
 if TYPE_CHECKING:
-    from .simulation import World
+    from .world import World
 
 FOREVER = 10**9
+#: An attempt's step: it yields requests and is sent each answer (``model.requests``).
+Steps = Generator[Request, object, None]
 
 
 class Phase(enum.StrEnum):
@@ -72,9 +76,15 @@ class Attempt:
             return False
         return self.silent_until is None or self.silent_until <= tick
 
+    def may_act_after(self, world: World) -> bool:
+        """Whether this attempt may still take a step after this tick: it can act next tick, or it is
+        paused and will wake."""
+        return self.can_act(world.tick + 1) or (self.alive and self.silent_until not in (None, FOREVER))
+
     # --- one step per tick -------------------------------------------------------------------------
 
-    def act(self, world: World) -> None:
+    def act(self, world: World) -> Steps:
+        """One step: a generator of the requests it makes (the tick protocol answers each one)."""
         if (
             self.in_flight is None
             and self.phase is not Phase.COMPUTE
@@ -87,19 +97,19 @@ class Attempt:
             return
         self.last_heartbeat = world.tick
         if self.in_flight is not None:
-            self._finish_call(world, self.in_flight)
+            yield from self._finish_call(world, self.in_flight)
         elif self.phase is Phase.COMPUTE:
-            self._compute(world, self.todo[0])
+            yield from self._compute(world, self.todo[0])
         elif self.phase is Phase.ASSEMBLE:
-            self._assemble(world)
+            yield from self._assemble(world)
         elif self.phase is Phase.ACCEPT:
-            self._request_acceptance(world)
+            yield from self._request_acceptance(world)
         elif self.phase is Phase.POST:
-            self._post(world)
+            yield from self._post(world)
         else:
             raise AssertionError(f"{self.name} asked to act in phase {self.phase}")
 
-    def _compute(self, world: World, step: str) -> None:
+    def _compute(self, world: World, step: str) -> Steps:
         version = self.pin if self.pin is not None else world.report
         text = version.text(step)
         read_hash = version.section_hash(step)
@@ -130,16 +140,16 @@ class Attempt:
             label=step,
             call=world.calls,
         )
-        self._keep(world, part)
+        yield from self._keep(world, part)
 
-    def _finish_call(self, world: World, part: Part) -> None:
+    def _finish_call(self, world: World, part: Part) -> Steps:
         self.in_flight = None
         world.emit(
             self.actor, "call-finished", f"{self.name} finishes {part.step} → {part.result_id}", part.step
         )
-        self._keep(world, part)
+        yield from self._keep(world, part)
 
-    def _keep(self, world: World, part: Part) -> None:
+    def _keep(self, world: World, part: Part) -> Steps:
         record = JournalRecord(
             step=part.step,
             input_hash=part.read_hash if world.switches.pins is Pins.ON else None,
@@ -150,7 +160,7 @@ class Attempt:
         )
         checkpoints = world.switches.checkpoints
         if checkpoints is Checkpoints.EVERY_STEP:
-            if not self.write(world, "journal", f"journal {part.step}", record):
+            if not (yield from self._write(world, "journal", f"journal {part.step}", record)):
                 return
         elif checkpoints is Checkpoints.END_ONLY:
             self.unjournaled.append(record)
@@ -159,12 +169,12 @@ class Attempt:
         if not self.todo:
             self.phase = Phase.ASSEMBLE
 
-    def _assemble(self, world: World) -> None:
+    def _assemble(self, world: World) -> Steps:
         if self.unjournaled:
             # A record carries the tick it was written; its part keeps the tick it was computed.
             batch = [replace(r, tick=world.tick) for r in self.unjournaled]
             steps = " ".join(r.step for r in batch)
-            if not self.write(world, "journal", f"journal {steps}", *batch):
+            if not (yield from self._write(world, "journal", f"journal {steps}", *batch)):
                 return
             self.unjournaled = []
         parts = tuple(self.parts[s] for s in SECTIONS)
@@ -176,7 +186,7 @@ class Attempt:
             token=self.token,
             tick=world.tick,
         )
-        if not self.write(world, "candidates", f"candidate {candidate.digest_id}", candidate):
+        if not (yield from self._write(world, "candidates", f"candidate {candidate.digest_id}", candidate)):
             return
         self.candidate = candidate
         world.lifecycles.begin("artifact", world.artifact_instance(candidate), world.tick)
@@ -188,16 +198,17 @@ class Attempt:
         )
         self.phase = Phase.ACCEPT
 
-    def _request_acceptance(self, world: World) -> None:
-        verdict = world.controller.request_acceptance(world, self, self.candidate)
+    def _request_acceptance(self, world: World) -> Steps:
+        verdict = yield AskAcceptance(self.candidate)
         if verdict is Verdict.ACCEPTED:
             self.announcement = self.candidate.digest_id
             self.phase = Phase.POST
         elif verdict is Verdict.REFUSED:
             self._stop(world, lc.Happening.CANDIDATE_REFUSED)
-        # Verdict.REJECTED: the token check fenced us, and the rejected write already stopped us.
+        else:  # Verdict.REJECTED: the acceptance log refused our token, so we are fenced
+            self._stop(world, lc.Happening.WRITE_REJECTED)
 
-    def _post(self, world: World) -> None:
+    def _post(self, world: World) -> Steps:
         announcement = self.announcement
         if world.records.confirmed(announcement):
             world.emit(
@@ -212,7 +223,7 @@ class Attempt:
         resend = world.records.pending_intent(announcement) is not None
         if not resend:
             intent = EffectRecord(announcement, EffectKind.INTENT, key, self.number, self.token, world.tick)
-            if not self.write(world, "effects", f"intent to announce {announcement}", intent):
+            if not (yield from self._write(world, "effects", f"intent to announce {announcement}", intent)):
                 return
             world.lifecycles.begin("effect", announcement, world.tick)
             world.emit(
@@ -222,14 +233,16 @@ class Attempt:
         if not resend and world.poster_dies(self, PosterDeath.BEFORE_SEND):
             self._die(world, "before sending")
             return
-        answer = world.feed.receive(key, (announcement,), self.number, world.tick)
+        answer = yield Post(key, announcement)
         world.emit_feed(self, announcement, key, answer, resend)
         if answer.status is Status.REJECTED:
             # Only a key shared by different announcements (per-work) gets here: the world did not change.
             rejection = EffectRecord(
                 announcement, EffectKind.REJECTION, key, self.number, self.token, world.tick
             )
-            if not self.write(world, "effects", f"the feed's rejection of {announcement}", rejection):
+            if not (
+                yield from self._write(world, "effects", f"the feed's rejection of {announcement}", rejection)
+            ):
                 return
             world.lifecycles.move("effect", announcement, lc.Happening.RECEIVER_REJECTS, world.tick)
             self._stop(world, lc.Happening.RECEIVER_REJECTS)
@@ -238,7 +251,7 @@ class Attempt:
             self._die(world, "before recording the acknowledgement")
             return
         ack = EffectRecord(announcement, EffectKind.ACK, key, self.number, self.token, world.tick)
-        if not self.write(world, "effects", f"acknowledgement of {announcement}", ack):
+        if not (yield from self._write(world, "effects", f"acknowledgement of {announcement}", ack)):
             return
         world.lifecycles.move("effect", announcement, lc.Happening.RECEIVER_ANSWERS, world.tick)
         world.emit(
@@ -258,13 +271,12 @@ class Attempt:
 
     # --- helpers -----------------------------------------------------------------------------------
 
-    def write(self, world: World, store: str, what: str, *records) -> bool:
-        """Write to a protected store; on a rejected write the attempt is fenced and stops."""
-        result: WriteResult = world.records.store(store).write(self.token, *records)
-        world.note_write(self, store, what, result, len(records))
-        if not result.applied:
+    def _write(self, world: World, store: str, what: str, *records) -> Generator[Request, object, bool]:
+        """Ask a protected store to write; on a rejected write the attempt is fenced and stops."""
+        applied = yield Write(store, what, records)
+        if not applied:
             self._stop(world, lc.Happening.WRITE_REJECTED)
-        return result.applied
+        return applied
 
     def _die(self, world: World, when: str) -> None:
         self.alive = False

@@ -44,7 +44,7 @@ from .switches import ControllerRules, Fencing, Pins
 
 if TYPE_CHECKING:
     from .records import Candidate
-    from .simulation import World
+    from .world import World
 
 FIRST_TOKEN = 41
 ACTOR = "controller"
@@ -103,7 +103,7 @@ class Controller:
         if world.records.acceptances.records:
             self.rebuild_due = True
 
-    def pending(self, world: World) -> bool:
+    def may_act_after(self, world: World) -> bool:
         """Whether the controller still has something to do (a suspicion to raise, a rebuild to admit)."""
         if self.rebuild_due:
             return True
@@ -234,8 +234,9 @@ class Controller:
         records = world.records
         fencing_on = world.switches.fencing is Fencing.ON
         if fencing_on and attempt.token < records.epoch.value:
-            # The transition is a protected store: write the rejection through it so it is counted once.
-            attempt.write(world, "acceptances", f"acceptance of {candidate.digest_id}")
+            # The transition is a protected store: the rejected write goes through it, so it is counted
+            # once; the attempt, told REJECTED, stops as fenced.
+            world.write(attempt, "acceptances", f"acceptance of {candidate.digest_id}")
             return Verdict.REJECTED
         instance = world.artifact_instance(candidate)
         problem = self._assess(world, attempt, candidate)
@@ -258,7 +259,7 @@ class Controller:
             token=attempt.token,
             tick=world.tick,
         )
-        if not attempt.write(world, "acceptances", f"acceptance of {candidate.digest_id}", acceptance):
+        if not world.write(attempt, "acceptances", f"acceptance of {candidate.digest_id}", acceptance):
             return Verdict.REJECTED
         world.lifecycles.move("artifact", instance, lc.Happening.ASSESSED_RECORDED, world.tick)
         for_what = f"for {version}" if version else "with no version to name"

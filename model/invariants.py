@@ -11,14 +11,16 @@ and 4 read the same in v1 and v2, so a part computed from either counts for both
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .report import SECTIONS, VERSIONS, ReportVersion
 
 if TYPE_CHECKING:
-    from .records import Candidate
-    from .simulation import World
+    from .newsletter import Start
+    from .records import Acceptance, Candidate
+    from .world import World
 
 MEANINGS: dict[str, str] = {
     "duplicate-effect": "the feed applied one intended announcement more than once",
@@ -74,112 +76,127 @@ class Breach:
         }
 
 
+@dataclass(frozen=True)
+class News:
+    """What a tick added that an invariant may be judged on: the feed's new posts, the protected stores'
+    new stale writes, the new acceptances (with their index in the log), and the newsletter's start on the
+    tick it started."""
+
+    tick: int
+    posts: tuple
+    stale_writes: tuple
+    acceptances: tuple[tuple[int, Acceptance], ...]
+    newsletter_start: Start | None
+
+    def __bool__(self) -> bool:
+        return bool(self.posts or self.stale_writes or self.acceptances or self.newsletter_start)
+
+
 class Checker:
-    """Looks at what each tick added and keeps the first breach of every invariant."""
+    """Looks at what each tick added and keeps the first breach of every invariant.
+
+    One small check per invariant (``CHECKS``), each fed only what is new this tick; a tick that added
+    nothing (most ticks) is not judged at all. Two checks remember what earlier ticks added: which
+    announcements the feed has posted, and which digests were accepted for each report version."""
 
     def __init__(self) -> None:
         self.first: dict[str, Breach] = {}
         self.breaches: list[Breach] = []
         self._seen = {"posts": 0, "stale": 0, "acceptances": 0}
-        self._announced: set[str] = set()
-        self._accepted_by_version: dict[str, set[str]] = {v.name: set() for v in VERSIONS}
+        self.announced: set[str] = set()
+        self.accepted_by_version: dict[str, set[str]] = {v.name: set() for v in VERSIONS}
         self._newsletter_checked = False
 
     def broken(self) -> list[str]:
         return sorted(self.first)
 
-    def _breach(self, breach: Breach) -> None:
-        self.breaches.append(breach)
-        self.first.setdefault(breach.invariant, breach)
+    def news(self, world: World) -> News:
+        """What the world holds that the last call had not seen."""
+        acceptances = world.records.acceptances.records
+        start = world.newsletter.start
+        news = News(
+            tick=world.tick,
+            posts=tuple(world.feed.posts[self._seen["posts"] :]),
+            stale_writes=tuple(world.stale_applied[self._seen["stale"] :]),
+            acceptances=tuple(enumerate(acceptances))[self._seen["acceptances"] :],
+            newsletter_start=None if self._newsletter_checked else start,
+        )
+        self._seen = {"posts": len(world.feed.posts), "stale": len(world.stale_applied),
+                      "acceptances": len(acceptances)}  # fmt: skip
+        self._newsletter_checked = start is not None
+        return news
 
     def check(self, world: World) -> None:
-        posts = world.feed.posts
-        if (
-            len(posts) == self._seen["posts"]
-            and len(world.stale_applied) == self._seen["stale"]
-            and len(world.records.acceptances.records) == self._seen["acceptances"]
-            and (self._newsletter_checked or world.newsletter.start is None)
-        ):
-            return  # nothing new since the last tick (most ticks): nothing to judge
-        tick = world.tick
-        for post in posts[self._seen["posts"] :]:
-            if post.announcement in self._announced:
-                self._breach(
-                    Breach(
-                        "duplicate-effect",
-                        tick,
-                        f"attempt #{post.attempt}",
-                        (("feed_posts", post.number - 1),),
-                        f"post {post.number} announces {post.announcement} again",
-                    )
-                )
-            self._announced.add(post.announcement)
-        self._seen["posts"] = len(posts)
+        news = self.news(world)
+        if not news:
+            return
+        for judge in CHECKS.values():
+            for breach in judge(self, news, world):
+                self.breaches.append(breach)
+                self.first.setdefault(breach.invariant, breach)
 
-        for stale in world.stale_applied[self._seen["stale"] :]:
-            self._breach(
-                Breach(
-                    "stale-write",
-                    tick,
-                    f"attempt #{stale.attempt}",
-                    tuple((stale.store, index) for index in stale.indices),
-                    f"the {stale.store} applied a write carrying token {stale.token} "
-                    f"under epoch {stale.epoch}",
-                )
-            )
-        self._seen["stale"] = len(world.stale_applied)
 
-        acceptances = world.records.acceptances.records
-        for index in range(self._seen["acceptances"], len(acceptances)):
-            acceptance = acceptances[index]
-            candidate = world.candidate_of(acceptance)
-            stale = stale_parts(candidate, world.report)
-            where = (("acceptances", index),)
-            if stale:
-                self._breach(
-                    Breach(
-                        "superseded-accepted",
-                        tick,
-                        "controller",
-                        where,
-                        f"{acceptance.digest_id} was accepted with {', '.join(stale)} not computed "
-                        f"from {world.report.name}",
-                    )
-                )
-            for version in VERSIONS:
-                if built_from(candidate, version):
-                    accepted = self._accepted_by_version[version.name]
-                    accepted.add(acceptance.digest_id)
-                    if len(accepted) == 2:
-                        self._breach(
-                            Breach(
-                                "double-acceptance",
-                                tick,
-                                "controller",
-                                where,
-                                f"two different digests accepted, both built entirely from {version.name}",
-                            )
-                        )
-        self._seen["acceptances"] = len(acceptances)
+def duplicate_effect(checker: Checker, news: News, world: World) -> Iterator[Breach]:
+    for post in news.posts:
+        if post.announcement in checker.announced:
+            where = (("feed_posts", post.number - 1),)
+            detail = f"post {post.number} announces {post.announcement} again"
+            yield Breach("duplicate-effect", news.tick, f"attempt #{post.attempt}", where, detail)
+        checker.announced.add(post.announcement)
 
-        start = world.newsletter.start
-        if start is not None and not self._newsletter_checked:
-            self._newsletter_checked = True
-            candidate = world.candidate_by_digest(start.digest_id)
-            never_accepted = world.records.acceptance_of(start.digest_id) is None
-            stale = stale_parts(candidate, world.report)
-            if never_accepted or stale:
-                why = (
-                    "it was never accepted"
-                    if never_accepted
-                    else (f"its {', '.join(stale)} was not computed from {world.report.name}")
-                )
-                self._breach(
-                    Breach(
-                        "dependant-misled",
-                        tick,
-                        "newsletter",
-                        (("candidates", world.records.candidates.records.index(candidate)),),
-                        f"it started on {start.digest_id}, quoting {start.quote}, but {why}",
+
+def stale_write(checker: Checker, news: News, world: World) -> Iterator[Breach]:
+    for stale in news.stale_writes:
+        where = tuple((stale.store, index) for index in stale.indices)
+        detail = f"the {stale.store} applied a write carrying token {stale.token} under epoch {stale.epoch}"
+        yield Breach("stale-write", news.tick, f"attempt #{stale.attempt}", where, detail)
+
+
+def superseded_accepted(checker: Checker, news: News, world: World) -> Iterator[Breach]:
+    for index, acceptance in news.acceptances:
+        stale = stale_parts(world.candidate_of(acceptance), world.report)
+        if stale:
+            detail = (f"{acceptance.digest_id} was accepted with {', '.join(stale)} not computed "
+                      f"from {world.report.name}")  # fmt: skip
+            yield Breach("superseded-accepted", news.tick, "controller", (("acceptances", index),), detail)
+
+
+def double_acceptance(checker: Checker, news: News, world: World) -> Iterator[Breach]:
+    for index, acceptance in news.acceptances:
+        candidate = world.candidate_of(acceptance)
+        for version in VERSIONS:
+            if built_from(candidate, version):
+                accepted = checker.accepted_by_version[version.name]
+                accepted.add(acceptance.digest_id)
+                if len(accepted) == 2:
+                    detail = f"two different digests accepted, both built entirely from {version.name}"
+                    yield Breach(
+                        "double-acceptance", news.tick, "controller", (("acceptances", index),), detail
                     )
-                )
+
+
+def dependant_misled(checker: Checker, news: News, world: World) -> Iterator[Breach]:
+    start = news.newsletter_start
+    if start is None:
+        return
+    candidate = world.candidate_by_digest(start.digest_id)
+    never_accepted = world.records.acceptance_of(start.digest_id) is None
+    stale = stale_parts(candidate, world.report)
+    if never_accepted or stale:
+        why = "it was never accepted" if never_accepted else (
+            f"its {', '.join(stale)} was not computed from {world.report.name}")  # fmt: skip
+        where = (("candidates", world.records.candidates.records.index(candidate)),)
+        detail = f"it started on {start.digest_id}, quoting {start.quote}, but {why}"
+        yield Breach("dependant-misled", news.tick, "newsletter", where, detail)
+
+
+#: One check per invariant, run in this order on each tick's news (the order decides only which of two
+#: breaches found in one tick is listed first).
+CHECKS: dict[str, Callable[[Checker, News, World], Iterator[Breach]]] = {
+    "duplicate-effect": duplicate_effect,
+    "stale-write": stale_write,
+    "superseded-accepted": superseded_accepted,
+    "double-acceptance": double_acceptance,
+    "dependant-misled": dependant_misled,
+}
+assert set(CHECKS) == set(INVARIANT_IDS)

@@ -24,7 +24,7 @@ from .switches import NewsletterRule, Pins, Unversioned
 
 if TYPE_CHECKING:
     from .records import Candidate
-    from .simulation import World
+    from .world import World
 
 READY_AT = 12
 ACTOR = "newsletter"
@@ -52,6 +52,12 @@ class Newsletter:
                 return None
             return NewsletterRule.ANY_ACCEPTED
         return rule
+
+    def may_act_after(self, world: World) -> bool:
+        """Whether the newsletter may still start for a reason of its own: it is not ready before t12.
+        From t12 it looks every tick, but it sees only what others write: once no one else may act, what
+        it sees cannot change."""
+        return self.start is None and world.tick < READY_AT
 
     def act(self, world: World) -> None:
         if self.start is not None or world.tick < READY_AT:

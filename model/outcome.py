@@ -24,7 +24,7 @@ from .records import EffectKind
 from .report import SECTIONS
 
 if TYPE_CHECKING:
-    from .simulation import World
+    from .world import World
 
 #: The fewest model calls the work can take: one per section.
 MINIMUM_CALLS = len(SECTIONS)

@@ -22,7 +22,8 @@ from .schedule import ARTICLE
 from .switches import ControllerRules, SwitchError, Switches
 
 if TYPE_CHECKING:
-    from .simulation import Run, World
+    from .simulation import Run
+    from .world import World
 
 FORMAT = "durable-work-trace/1"
 RECORD_KINDS = ("admissions", *PROTECTED_STORES, "feed_posts", "feed_keys")

@@ -1,0 +1,42 @@
+"""What an attempt asks of others during its step (RULES.md §4): the tick protocol routes each request to
+the one that answers it and hands the answer back. An attempt never calls a store, the controller or the
+feed itself, so its module imports none of them.
+
+An attempt's step is a generator: it yields a request and receives the answer, at most one step a tick.
+Nothing outlives the tick: between ticks the world is plain data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .records import Candidate
+
+
+@dataclass(frozen=True)
+class Write:
+    """Write ``records`` to a protected store under the attempt's owner token; the answer is whether the
+    store applied it (a store that has seen a newer epoch rejects it, with fencing on)."""
+
+    store: str
+    what: str
+    records: tuple = ()
+
+
+@dataclass(frozen=True)
+class AskAcceptance:
+    """Ask the controller to accept a candidate; the answer is a ``Verdict``."""
+
+    candidate: Candidate
+
+
+@dataclass(frozen=True)
+class Post:
+    """Send an announcement to the external feed with an operation key (or none); the answer is the feed's
+    ``Answer``."""
+
+    key: str | None
+    announcement: str
+
+
+Request = Write | AskAcceptance | Post

@@ -1,0 +1,228 @@
+"""The world of the worked example as data: the records, the feed, the actors, the lifecycles, the
+checker, the events said so far, and what the schedule's faults have done. The tick protocol that moves
+it is ``model.simulation``; the actors read it and ask it to write (``World.write``), and say what they
+did through ``World.emit``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import lifecycles as lc
+from .attempt import FOREVER, Attempt
+from .controller import FIRST_TOKEN, Controller
+from .feed import Answer, Feed, Status
+from .invariants import Checker
+from .newsletter import Newsletter
+from .records import Candidate, Records, WriteResult
+from .report import V1
+from .schedule import PosterDeath, Schedule
+from .switches import Fencing, Switches
+
+
+@dataclass(frozen=True)
+class StaleWrite:
+    """One write a protected store applied although its token was older than the epoch (fencing off).
+
+    A write is one store operation: an end-only journal batch is one stale write of several records."""
+
+    tick: int
+    attempt: int
+    store: str
+    indices: tuple[int, ...]  # the records it added
+    token: int
+    epoch: int
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened: who did it, what kind of thing, in words, and what it touched.
+
+    ``lane`` is whose step it was: a store's answer to a write, and the feed's answer to a post, belong to
+    the writer's lane, so a picture can draw the message from the writer to the actor that answered;
+    ``label`` is a few characters for a timeline.
+    """
+
+    actor: str
+    kind: str
+    text: str
+    label: str
+    lane: str
+    call: int | None = None
+    records: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Move:
+    tick: int
+    machine: str
+    instance: str
+    source: str | None
+    event: str
+    target: str
+    addition: bool = False
+
+
+class Lifecycles:
+    """The current state of every attempt, artifact and effect, each moved only by declared transitions."""
+
+    def __init__(self, recording: bool = True) -> None:
+        self.states: dict[str, dict[str, str]] = {m.name: {} for m in lc.MACHINES}
+        self.moves: list[Move] = []
+        self.recording = recording  # without a trace, moves are checked but not logged
+
+    def begin(self, machine: str, instance: str, tick: int) -> None:
+        initial = lc.MACHINE_BY_NAME[machine].initial
+        self.states[machine][instance] = initial
+        if self.recording:
+            self.moves.append(Move(tick, machine, instance, None, "begin", initial))
+
+    def move(self, machine: str, instance: str, event: str, tick: int) -> None:
+        source = self.states[machine][instance]
+        transition = lc.MACHINE_BY_NAME[machine].step(instance, source, event)
+        self.states[machine][instance] = transition.target
+        if self.recording:
+            self.moves.append(
+                Move(tick, machine, instance, source, event, transition.target, transition.addition)
+            )
+
+    def state(self, machine: str, instance: str) -> str | None:
+        return self.states[machine].get(instance)
+
+
+@dataclass
+class World:
+    switches: Switches
+    recording: bool = True
+    restore: bool = True  # False: a successor restores nothing (the from-scratch counterfactual)
+    schedule: Schedule | None = None  # None: the one the switches choose
+    tick: int = 0
+    report: object = V1
+    stale_rejected: int = 0
+    stale_applied: list[StaleWrite] = field(default_factory=list)
+    first_poster: int | None = None
+    silenced: bool = False  # the schedule's silence has begun (it happens once)
+    poster_died: bool = False
+    stopped_at_limit: bool = False  # the run's bound stopped it before it ended by itself
+    events: list[Event] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.records = Records(FIRST_TOKEN, self.switches.fencing is Fencing.ON)
+        self.feed = Feed()
+        self.controller = Controller()
+        self.newsletter = Newsletter()
+        self.attempts: list[Attempt] = []
+        self.lifecycles = Lifecycles(self.recording)
+        self.checker = Checker()
+        if self.schedule is None:
+            self.schedule = Schedule.of(self.switches)
+
+    @property
+    def calls(self) -> int:
+        """Model calls made so far, by every attempt."""
+        return sum(a.calls for a in self.attempts)
+
+    @property
+    def restored(self) -> int:
+        """Steps restored from the journal so far, by every attempt."""
+        return sum(a.restored for a in self.attempts)
+
+    # --- what actors tell the world ----------------------------------------------------------------
+
+    def emit(
+        self, actor: str, kind: str, text: str, label: str = "", lane: str = "", call=None, records=()
+    ) -> None:
+        if self.recording:
+            self.events.append(Event(actor, kind, text, label or kind, lane or actor, call, tuple(records)))
+
+    def silence_starts(self, attempt: Attempt, point: str) -> bool:
+        """Whether the schedule's silence begins now, as ``attempt`` starts ``point``; if so, it has."""
+        schedule = self.schedule
+        if self.silenced or attempt.number != schedule.silent_attempt or point != schedule.silent_at:
+            return False
+        self.silenced = True
+        if schedule.silent_for is None:
+            attempt.silent_until = FOREVER
+            attempt.alive = False  # a crashed attempt never comes back
+        else:
+            attempt.silent_until = self.tick + schedule.silent_for
+        return True
+
+    def poster_dies(self, attempt: Attempt, point: PosterDeath) -> bool:
+        """Whether the first attempt to post dies at this point of its post (once, and only that one)."""
+        if self.first_poster is None:
+            self.first_poster = attempt.number
+        if self.poster_died or self.first_poster != attempt.number or self.schedule.poster_death is not point:
+            return False
+        self.poster_died = True
+        return True
+
+    def write(self, attempt: Attempt, store: str, what: str, *records) -> bool:
+        """A write to a protected store under ``attempt``'s owner token: applied or rejected, counted and
+        said in the trace. The answer to an attempt's ``Write``, and how the controller records a verdict."""
+        result = self.records.store(store).write(attempt.token, *records)
+        self.note_write(attempt, store, what, result, len(records))
+        return result.applied
+
+    def note_write(self, attempt: Attempt, store: str, what: str, result: WriteResult, n: int) -> None:
+        """Count what a protected store did with a write, and say so in the trace."""
+        records = self.records.store(store).records
+        epoch = self.records.epoch.value
+        where = tuple((store, i) for i in range(len(records) - n, len(records)))
+        if not result.applied:
+            self.stale_rejected += 1
+        elif result.stale:
+            indices = tuple(index for _, index in where)
+            self.stale_applied.append(
+                StaleWrite(self.tick, attempt.number, store, indices, attempt.token, epoch)
+            )
+        if not self.recording:
+            return
+        if not result.applied:
+            text = f"rejects {attempt.name}'s write ({what}): token {attempt.token} < epoch {epoch}"
+            self.emit(store, "write-rejected", text, "rejected", attempt.actor)
+        elif result.stale:
+            text = (
+                f"applies {attempt.name}'s write ({what}) carrying token {attempt.token} under epoch {epoch}"
+            )
+            self.emit(store, "stale-write-applied", text, "stale write", attempt.actor, records=where)
+        elif n:
+            text = f"records {what} (token {attempt.token})"
+            self.emit(store, "write", text, "saved", attempt.actor, records=where)
+
+    def emit_feed(self, attempt: Attempt, announcement: str, key, answer: Answer, resend: bool) -> None:
+        key_text = f"key {key}" if key else "no key"
+        verb = "resends" if resend else "posts"
+        if answer.status is Status.APPLIED:
+            text = f"applies post {answer.post_number} from {attempt.name} ({verb}, {key_text})"
+            label = f"post {answer.post_number}"
+            where = (("feed_posts", answer.post_number - 1),)
+        elif answer.status is Status.REPEAT:
+            text = f"returns its stored answer to {attempt.name} ({key_text}): post {answer.post_number}"
+            label = "stored answer"
+            where = ()
+        else:
+            text = f"rejects {attempt.name}'s request ({key_text}): {answer.reason}"
+            label = "rejected"
+            where = ()
+        # The feed answers, in the posting attempt's lane: a picture draws the post from the one to the other.
+        self.emit("feed", f"post-{answer.status}", text, label, attempt.actor, records=where)
+
+    # --- lookups the actors and the checker share --------------------------------------------------
+
+    @staticmethod
+    def artifact_instance(candidate: Candidate) -> str:
+        """Each assembled candidate is its own artifact, named by its digest and who assembled it."""
+        return f"{candidate.digest_id} by #{candidate.attempt}"
+
+    def candidate_of(self, acceptance) -> Candidate:
+        for candidate in self.records.candidates.records:
+            if candidate.digest_id == acceptance.digest_id and candidate.attempt == acceptance.attempt:
+                return candidate
+        raise LookupError(f"no candidate {acceptance.digest_id} by #{acceptance.attempt} for this acceptance")
+
+    def candidate_by_digest(self, digest_id: str) -> Candidate:
+        for candidate in reversed(self.records.candidates.records):
+            if candidate.digest_id == digest_id:
+                return candidate
+        raise LookupError(f"no candidate with digest {digest_id}")
