@@ -1,7 +1,7 @@
 """The explainer: ``panel serve app/explainer.py`` serves it at /explainer.
 
 The page is composed of views (``app/views``), each drawing one part from the reader's state
-(``app.state.Explainer``): the presets on top; the switches on the left; the player, then the tabs of
+(``app.state.ReaderState``): the presets on top; the switches on the left; the player, then the tabs of
 ``app.tabs``; the badges and the outcome on the right. ``?embed=1`` gives a compact layout.
 """
 
@@ -15,7 +15,7 @@ from app.content import heading, text
 from app.palette import css_variables
 from app.render.controls import tabs_html
 from app.render.handout import handout_html
-from app.state import URL_PARAMS, Explainer
+from app.state import URL_PARAMS, ReaderState
 from app.tabs import TAB_IDS, TABS
 from app.views.action_html import ActionHTML
 from app.views.badges import Badges, OutcomeView
@@ -39,8 +39,8 @@ pn.extension(raw_css=CSS, design="native", notifications=True, disconnect_notifi
 class ExplainerApp:
     """One reader's page: the state, the views over it, and the URL kept in step with it."""
 
-    def __init__(self, state: Explainer | None = None):
-        self.state = s = state or Explainer()
+    def __init__(self, state: ReaderState | None = None):
+        self.state = s = state or ReaderState()
         self.switches = SwitchPanel(state=s)
         self.header = Header(state=s)
         self.player = Player(state=s)

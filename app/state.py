@@ -97,7 +97,7 @@ def _bit(key: str) -> Callable[[str], bool]:
 
 
 #: The one table of the link's flags, in the order a link writes them: the served app, the converted app
-#: and the tests all read and write links through it (``Explainer.to_query``, ``Explainer.apply_query``).
+#: and the tests all read and write links through it (``ReaderState.to_query``, ``ReaderState.apply_query``).
 #: ``tour`` is read by ``_tour_pairs`` first, which checks the step number.
 URL_FLAGS: tuple[UrlFlag, ...] = (
     UrlFlag("tick", "tick", _tick, 0),
@@ -129,7 +129,7 @@ _Settings = param.parameterized_class(
 )
 
 
-class Explainer(_Settings):
+class ReaderState(_Settings):
     """Everything the reader has chosen, and the model's answer for it."""
 
     tick = param.Integer(default=0, bounds=(0, None), doc="The tick on show, from t0 to the run's last tick.")
@@ -200,7 +200,7 @@ class Explainer(_Settings):
     def go(self, tick: int) -> None:
         self.tick = max(0, min(self.end_tick, tick))
 
-    def step(self, delta: int) -> None:
+    def move_by(self, delta: int) -> None:
         self.playing = False
         self.go(self.tick + delta)
 

@@ -72,7 +72,7 @@ class Machine:
             table[(t.source, t.event)] = t
         object.__setattr__(self, "_table", table)
 
-    def step(self, instance: str, state: str, event: str) -> Transition:
+    def transition(self, instance: str, state: str, event: str) -> Transition:
         """The declared transition for ``event`` from ``state``, or TransitionNotAllowed."""
         try:
             return self._table[(state, event)]  # type: ignore[attr-defined]

@@ -79,7 +79,7 @@ class Lifecycles:
 
     def move(self, machine: str, instance: str, event: str, tick: int) -> None:
         source = self.states[machine][instance]
-        transition = lc.MACHINE_BY_NAME[machine].step(instance, source, event)
+        transition = lc.MACHINE_BY_NAME[machine].transition(instance, source, event)
         self.states[machine][instance] = transition.target
         if self.recording:
             self.moves.append(

@@ -13,7 +13,7 @@ from app.views.action_html import ActionHTML
 
 
 class Badges(pn.viewable.Viewer):
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -72,7 +72,7 @@ class OutcomeView(pn.viewable.Viewer):
     """What the run has cost so far; how it ends only at the last tick or when the reader asks, so a class
     can predict before it steps."""
 
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
     revealed = param.Boolean(default=False, doc="Whether the reader asked to see the ending before the end.")
     compact = param.Boolean(default=False, doc="No heading or caption (the embed's layout).")
 

@@ -13,7 +13,7 @@ from model.switches import protected_counterpart
 
 
 class CompareView(pn.viewable.Viewer):
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
     parts_at = param.Integer(default=None, allow_None=True, doc="The first tick at which the two runs part.")
 
     def __init__(self, **params):

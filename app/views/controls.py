@@ -20,7 +20,7 @@ from model.switches import ALL_SETTINGS, allowed_values
 class SwitchPanel(pn.viewable.Viewer):
     """Every setting the model declares, grouped by role."""
 
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
     advanced_open = param.Boolean(default=False, doc="Whether the advanced settings are shown.")
 
     def __init__(self, **params):
@@ -50,7 +50,7 @@ class Header(pn.viewable.Viewer):
     """The page's title (and, unless compact, its introduction), what was wrong with the link, the chapters
     of the story, and the words of the chapter on show."""
 
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
     compact = param.Boolean(default=False, doc="A short title and no introduction (the embed's layout).")
     chapters = param.Boolean(default=True, doc="The chapters' buttons even when compact (presenter mode).")
 
@@ -105,7 +105,7 @@ class Player(pn.viewable.Viewer):
     """First, back, play or pause, forward, last; the scrubber; the speed. Playback is a periodic
     callback that steps one tick (no threads: Pyodide has none), stopped whenever playing stops."""
 
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
     badges_always = param.Boolean(default=False, doc="Show the line of badges on every screen (the embed).")
 
     def __init__(self, **params):
@@ -114,7 +114,7 @@ class Player(pn.viewable.Viewer):
         self.param.watch(self._redraw, ["badges_always"])
         self._callback = None
         self.state.param.watch(self._redraw, ["tick", "trace", "playing", "speed"])
-        self.state.param.watch(self._schedule, ["playing", "speed"])
+        self.state.param.watch(self._pace, ["playing", "speed"])
         self._redraw()
 
     def _redraw(self, *events) -> None:
@@ -130,7 +130,7 @@ class Player(pn.viewable.Viewer):
         s = self.state
         moves = {"first": -s.end_tick, "back": -1, "forward": 1, "last": s.end_tick}
         if action in moves:
-            s.step(moves[action])
+            s.move_by(moves[action])
         elif action == "toggle":
             s.toggle_play()
         elif action == "go" and value.isascii() and value.isdigit() and len(value) <= 4:
@@ -139,7 +139,8 @@ class Player(pn.viewable.Viewer):
         elif action == "speed" and value in SPEEDS:
             s.speed = value
 
-    def _schedule(self, *events) -> None:
+    def _pace(self, *events) -> None:
+        """Start, stop or re-time the timer that advances one tick while the player plays."""
         s = self.state
         if self._callback is None and s.playing:
             self._callback = pn.state.add_periodic_callback(s.advance, period=SPEEDS[s.speed], start=False)

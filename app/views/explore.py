@@ -46,7 +46,7 @@ def notes_html() -> str:
 
 
 class ExploreView(pn.viewable.Viewer):
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
 
     def __init__(self, **params):
         super().__init__(**params)

@@ -24,7 +24,7 @@ class EnginesView(pn.viewable.Viewer):
 
 
 class TextView(pn.viewable.Viewer):
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
 
     def __init__(self, **params):
         super().__init__(**params)

@@ -32,7 +32,7 @@ def row_words(n: int, row: dict) -> str:
 
 
 class SweepView(pn.viewable.Viewer):
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
 
     def __init__(self, **params):
         super().__init__(**params)

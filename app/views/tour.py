@@ -22,7 +22,7 @@ def _button(action: str, label: str, disabled: bool = False, primary: bool = Fal
 
 
 class TourPanel(pn.viewable.Viewer):
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
     chosen = param.Integer(default=None, allow_None=True, doc="The answer the reader picked, if any.")
     verdict = param.String(default="", doc="What the model says, once the reader asked to see (HTML).")
 

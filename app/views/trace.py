@@ -51,7 +51,7 @@ class TraceView(pn.viewable.Viewer):
     and the records. ``compact`` keeps the words and the timeline (the embed); ``lifecycles_only`` the
     lifecycles (a figure embed). Each pane carries its own heading and caption: fewer components."""
 
-    state = param.Parameter(doc="The reader's state (app.state.Explainer).")
+    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
     compact = param.Boolean(default=False, doc="Only the words and the timeline (the embed's layout).")
     lifecycles_only = param.Boolean(default=False, doc="Only the three lifecycles (a figure embed).")
     words_apart = param.Boolean(default=False, doc="Leave the words (``self.now``) for the page to place.")

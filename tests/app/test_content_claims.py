@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from app.content import text
-from app.state import Explainer
+from app.state import ReaderState
 from model.explore import SPACE, schedules
 from model.invariants import built_from
 from model.report import V1, V2
@@ -30,7 +30,7 @@ def test_the_explore_caption_names_the_spaces_silences_and_its_size():
 
 
 def test_the_all_off_chapter_accepts_a_digest_of_v1_through_and_through():
-    state = Explainer()
+    state = ReaderState()
     state.apply_preset("all-off")
     world = run(state.switches(), recording=False).world
     first = world.records.acceptances.records[0]
@@ -40,7 +40,7 @@ def test_the_all_off_chapter_accepts_a_digest_of_v1_through_and_through():
 
 
 def test_the_no_key_chapter_posts_without_a_key_both_times():
-    state = Explainer()
+    state = ReaderState()
     state.apply_preset("no-key")
     posts = [e for frame in state.trace["ticks"] for e in frame["events"] if e["kind"] == "post-applied"]
     assert [p["text"].endswith("no key)") for p in posts] == [True, True]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.content import sections
-from app.state import Explainer
+from app.state import ReaderState
 
 EXERCISES = sections("exercises")
 
@@ -39,7 +39,7 @@ def test_there_are_five_exercises_each_with_a_link_question_and_answer():
 @pytest.mark.parametrize("title", list(EXERCISES))
 def test_each_answer_holds_in_the_run_its_link_opens(title):
     link, checks = _checks(EXERCISES[title])
-    state = Explainer()
+    state = ReaderState()
     assert state.apply_query(link) == []
     for check in checks:
         assert _holds(check, state.trace, state.outcome), check

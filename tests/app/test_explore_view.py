@@ -6,7 +6,7 @@ import panel as pn
 
 from app import shared
 from app.render.explore import names
-from app.state import Explainer
+from app.state import ReaderState
 from app.views.explore import ExploreView
 
 
@@ -15,7 +15,7 @@ def _buttons(view: ExploreView) -> list[pn.widgets.Button]:
 
 
 def test_each_result_says_held_or_broken_with_the_models_counts():
-    state = Explainer()
+    state = ReaderState()
     view = ExploreView(state=state)
     row = shared.explore_row(view.protections())
     html = " ".join(o.object for o in view.results.objects if isinstance(o, pn.pane.HTML))
@@ -28,7 +28,7 @@ def test_each_result_says_held_or_broken_with_the_models_counts():
 
 
 def test_loading_a_smallest_case_replays_it_at_the_tick_it_breaks():
-    state = Explainer(fencing="off")
+    state = ReaderState(fencing="off")
     view = ExploreView(state=state)
     row = shared.explore_row(view.protections())
     broken = [w for w in names() if row["broken"][w]]
@@ -48,7 +48,7 @@ def test_loading_a_smallest_case_replays_it_at_the_tick_it_breaks():
 
 
 def test_the_schedule_editor_changes_the_run_and_the_reset_restores_the_article():
-    state = Explainer()
+    state = ReaderState()
     view = ExploreView(state=state)
     before = state.outcome
     state.silent_at = "none"
@@ -64,7 +64,7 @@ def test_compare_sets_the_protected_run_on_the_readers_schedule():
     parts from the reader's (under the article's schedule it would, at t3)."""
     from app.views.compare import CompareView
 
-    state = Explainer()
+    state = ReaderState()
     state.apply_query("?fencing=off&silent_at=none&change=never")
     assert CompareView(state=state).parts_at is None
     state.apply_query("?fencing=off&change=never")
@@ -74,7 +74,7 @@ def test_compare_sets_the_protected_run_on_the_readers_schedule():
 def test_a_run_on_another_schedule_says_so_in_the_header_with_the_way_back():
     from app.views.controls import Header
 
-    state = Explainer()
+    state = ReaderState()
     header = Header(state=state)
     assert "schedule-note" not in header.html.html
     state.apply_query("?silent_at=accept&threshold=1")
@@ -88,7 +88,7 @@ def test_a_run_on_another_schedule_says_so_in_the_header_with_the_way_back():
 def test_an_event_switch_whose_timing_the_schedule_replaces_says_so():
     from app.views.controls import SwitchPanel
 
-    state = Explainer()
+    state = ReaderState()
     panel = SwitchPanel(state=state)
     assert "switch-replaced" not in panel.html.html
     state.apply_query("?correction_at=7&threshold=1")  # replaces `change`; the threshold replaces nothing

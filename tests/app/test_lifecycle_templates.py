@@ -53,10 +53,10 @@ def test_a_frame_marks_its_states_and_the_move_just_taken():
 
 
 def test_a_step_forward_animates_the_move_just_taken_and_a_jump_does_not():
-    from app.state import Explainer
+    from app.state import ReaderState
     from app.views.trace import TraceView
 
-    state = Explainer(tick=7)
+    state = ReaderState(tick=7)
     view = TraceView(state=state)
     (lifecycles,) = [p for p in view._layout.objects if "lifecycles" in p.css_classes]
     state.go(8)  # forward: the woken #1's move to fenced travels its edge

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.state import PRESETS, Explainer
+from app.state import PRESETS, ReaderState
 from model import Switches, dumps, run
 from model.cli import format_trace
 from tests.conftest import GOLDEN
@@ -17,7 +17,7 @@ def test_preset_trace_is_golden(name, golden):
 
 def test_the_main_preset_is_the_main_trace():
     """The chapter called the main trace shows, tick by tick, the trace SPEC.md section 5 pins."""
-    state = Explainer(fencing="off", pins="off", tick=4)
+    state = ReaderState(fencing="off", pins="off", tick=4)
     state.apply_preset("main")
     assert dumps(state.trace, indent=1) + "\n" == (GOLDEN / "main-trace.json").read_text(encoding="utf-8")
     assert format_trace(run(state.switches())) + "\n" == (GOLDEN / "main-trace.txt").read_text(

@@ -10,7 +10,7 @@ import pytest
 from app.render.controls import player_html
 from app.render.handout import handout_html
 from app.render.outcome import badge_items, badges_html
-from app.state import FIGURES, SPEEDS, Explainer
+from app.state import FIGURES, SPEEDS, ReaderState
 from model import Switches, run, trace_dict
 
 
@@ -58,7 +58,7 @@ def test_the_handout_names_every_broken_invariant_and_where():
 
 @pytest.mark.parametrize("figure", FIGURES)
 def test_a_figure_link_opens_that_figure(figure):
-    state = Explainer()
+    state = ReaderState()
     assert state.apply_query(f"?embed=1&view={figure}&tick=5") == []
     assert (state.embed, state.view, state.tick) == (True, figure, 5)
     assert f"view={figure}" in state.to_query()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from app import shared
-from app.state import Explainer
+from app.state import ReaderState
 from app.views.compare import CompareView
 from model import Switches
 from model.explore import schedules
@@ -32,7 +32,7 @@ def test_a_thousand_distinct_links_leave_every_cache_at_its_bound():
 
 def test_the_compare_view_goes_through_the_bounded_caches():
     shared.trace_for.cache_clear()
-    state = Explainer()
+    state = ReaderState()
     state.apply_query("?fencing=off&silent_at=accept")
     CompareView(state=state)
     assert shared.trace_for.cache_info().currsize == 1

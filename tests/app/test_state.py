@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 import param
 import pytest
 
-from app.state import PRESETS, URL_FLAGS, URL_PARAMS, Explainer
+from app.state import PRESETS, URL_FLAGS, URL_PARAMS, ReaderState
 from model import Switches, run, trace_dict
 from model.schedule import FIELD_BY_ID, SCHEDULE_IDS, Schedule
 from model.switches import ALL_SETTINGS, allowed_values
@@ -15,7 +15,7 @@ from model.switches import ALL_SETTINGS, allowed_values
 
 @pytest.mark.parametrize("setting", ALL_SETTINGS)
 def test_each_switch_reaches_the_model(setting):
-    state = Explainer()
+    state = ReaderState()
     for value in allowed_values(setting)[1:]:
         state.param.update(**{setting: value})
         expected = run(Switches(**{setting: value}))
@@ -25,13 +25,13 @@ def test_each_switch_reaches_the_model(setting):
 
 
 def test_every_param_is_documented():
-    for name, p in Explainer.param.objects().items():
+    for name, p in ReaderState.param.objects().items():
         if name != "name":
             assert p.doc, name
 
 
 def test_the_trace_is_computed_once_per_switch_change_not_per_tick():
-    state = Explainer()
+    state = ReaderState()
     traces = []
     state.param.watch(lambda e: traces.append(e.new), "trace")
     for tick in range(state.end_tick + 1):
@@ -43,7 +43,7 @@ def test_the_trace_is_computed_once_per_switch_change_not_per_tick():
 
 @pytest.mark.parametrize("name", PRESETS)
 def test_presets_set_what_they_say(name):
-    state = Explainer(fencing="off", tick=3)
+    state = ReaderState(fencing="off", tick=3)
     state.apply_preset(name)
     expected = {k: allowed_values(k)[0] for k in ALL_SETTINGS} | PRESETS[name]
     assert state.switches().to_dict(advanced=True) == expected
@@ -51,7 +51,7 @@ def test_presets_set_what_they_say(name):
 
 
 def test_superseded_preset_runs_the_articles_second_trace():
-    state = Explainer()
+    state = ReaderState()
     state.apply_preset("superseded")
     assert (
         state.outcome["newsletter_started_at"]
@@ -60,13 +60,13 @@ def test_superseded_preset_runs_the_articles_second_trace():
 
 
 def test_reset_returns_to_the_main_trace():
-    state = Explainer(pins="off", post_key="none")
+    state = ReaderState(pins="off", post_key="none")
     state.apply_preset("main")
     assert state.switches() == Switches()
 
 
 def test_playback_steps_and_stops_at_the_end():
-    state = Explainer()
+    state = ReaderState()
     state.toggle_play()
     assert state.playing
     for _ in range(100):
@@ -74,19 +74,19 @@ def test_playback_steps_and_stops_at_the_end():
     assert state.tick == state.end_tick and not state.playing
     state.toggle_play()  # play again from the end starts over
     assert state.tick == 0 and state.playing
-    state.step(1)
+    state.move_by(1)
     assert state.tick == 1 and not state.playing
-    state.step(-5)
+    state.move_by(-5)
     assert state.tick == 0
 
 
 def test_url_round_trip():
-    state = Explainer()
+    state = ReaderState()
     assert state.apply_query("?fencing=off&silent=paused&change=never&tick=11") == []
     assert (state.fencing, state.change, state.tick) == ("off", "never", 11)
     query = state.to_query()
     assert query == "?fencing=off&change=never&tick=11"
-    other = Explainer()
+    other = ReaderState()
     other.apply_query(query)
     assert other.switches() == state.switches() and other.tick == 11
 
@@ -107,7 +107,7 @@ def test_url_round_trip():
     ],
 )
 def test_bad_url_values_fall_back_with_a_notice(query, words):
-    state = Explainer()
+    state = ReaderState()
     notices = state.apply_query(query)
     assert len(notices) == 1 and state.notices == notices
     for word in words:
@@ -117,7 +117,7 @@ def test_bad_url_values_fall_back_with_a_notice(query, words):
 
 
 def test_a_schedule_travels_in_the_link_and_changes_the_run():
-    state = Explainer()
+    state = ReaderState()
     assert (
         state.apply_query(
             "?checkpoints=none&silent_at=post&threshold=1&correction_at=never&successor_stall=2"
@@ -127,7 +127,7 @@ def test_a_schedule_travels_in_the_link_and_changes_the_run():
     assert state.schedule() == Schedule(silent_at="post", threshold=1, correction_at=None, successor_stall=2)
     assert state.trace["schedule"] == state.schedule().to_dict()
     assert state.preset_name() is None
-    other = Explainer()
+    other = ReaderState()
     other.apply_query(state.to_query())
     assert other.trace == state.trace
     other.apply_preset("main")
@@ -135,21 +135,21 @@ def test_a_schedule_travels_in_the_link_and_changes_the_run():
 
 
 def test_url_preset_and_embed():
-    state = Explainer()
+    state = ReaderState()
     state.apply_query("?preset=pins-off&embed=1&tab=compare")
     assert state.pins == "off" and state.embed and state.tab == "compare"
 
 
 @pytest.mark.parametrize("value", ["²", "³", "①", "٣", "1" * 5000, "-1", "1e3", " 3", ""])
 def test_odd_ticks_fall_back_to_t0_with_a_notice(value):
-    state = Explainer()
+    state = ReaderState()
     notices = state.apply_query("?" + urlencode({"tick": value}))
     assert state.tick == 0 and len(notices) == 1 and "whole number" in notices[0]
     assert len(notices[0]) < 200  # a long value is quoted short
 
 
 def test_markup_in_a_value_stays_text_and_short():
-    state = Explainer()
+    state = ReaderState()
     notices = state.apply_query(
         "?" + urlencode({"fencing": "![x](http://host/beacon.png)", "preset": "[log in](https://x)"})
     )
@@ -160,14 +160,14 @@ def test_markup_in_a_value_stays_text_and_short():
     "query,words", [("?embed=2", ["embed must be 0 or 1"]), ("?pins=off&pins=on", ["more than once"])]
 )
 def test_embed_values_and_repeated_keys_are_reported(query, words):
-    state = Explainer()
+    state = ReaderState()
     notices = state.apply_query(query)
     assert len(notices) == 1 and all(w in notices[0] for w in words)
     assert not state.embed
 
 
 def test_a_query_with_very_many_fields_is_refused_with_a_notice_not_an_error():
-    state = Explainer()
+    state = ReaderState()
     notices = state.apply_query("?" + "&".join(f"k{i}=1" for i in range(500)))
     assert notices and state.switches() == Switches()
 
@@ -179,7 +179,7 @@ def test_a_schedule_value_with_leading_zeros_is_read_as_its_number_and_the_link_
     if field.low is None:
         return  # a named point (silent_at, poster_death) has no digits to pad
     number = max(field.low, 1) if key != "successor_stall" else 2
-    state = Explainer()
+    state = ReaderState()
     for padded in (f"0{number}", f"00{number}"):
         notices = state.apply_query(f"?{key}={padded}")
         assert notices == [] and getattr(state, key) == str(number)
@@ -189,7 +189,7 @@ def test_a_schedule_value_with_leading_zeros_is_read_as_its_number_and_the_link_
 
 
 def test_a_tour_link_reports_what_it_overrides_and_repeats():
-    state = Explainer()
+    state = ReaderState()
     notices = state.apply_query("?tour=2&tour=5&fencing=off&embed=1")
     assert state.tour == 2 and state.embed
     assert any("'tour' is given more than once" in n for n in notices)
@@ -197,7 +197,7 @@ def test_a_tour_link_reports_what_it_overrides_and_repeats():
     assert state.apply_query("?tour=3") == []
 
 
-def _another_value(state: Explainer, name: str):
+def _another_value(state: ReaderState, name: str):
     """A value of the param ``name`` other than its current one, or None when it has no other."""
     p = state.param[name]
     current = getattr(state, name)
@@ -211,12 +211,12 @@ def _another_value(state: Explainer, name: str):
 
 
 @pytest.mark.parametrize(
-    "name", [n for n, p in Explainer.param.objects().items() if p.precedence != -1 and n != "name"]
+    "name", [n for n, p in ReaderState.param.objects().items() if p.precedence != -1 and n != "name"]
 )
 def test_the_url_table_covers_every_param_a_link_writes(name):
     """A param that changes the link is in URL_PARAMS (which the served page watches), and a link written
     with it reads back to the same value; one that does not change the link is no URL param."""
-    state = Explainer()
+    state = ReaderState()
     value = _another_value(state, name)
     if value is None:
         pytest.skip(f"{name} has one value")
@@ -227,7 +227,7 @@ def test_the_url_table_covers_every_param_a_link_writes(name):
     written = state.to_query()
     assert (written != before) == (name in URL_PARAMS), (name, written)
     if name in URL_PARAMS:
-        other = Explainer()
+        other = ReaderState()
         assert other.apply_query(written) == []
         assert getattr(other, name) == getattr(state, name)
 
@@ -236,7 +236,7 @@ def test_every_url_flag_is_read_and_refused_with_a_notice():
     for flag in URL_FLAGS:
         if flag.key == "tour":
             continue  # the tour's step is read before the table (test_tour)
-        notices = Explainer().apply_query(f"?{flag.key}=%3Cnope%3E")
+        notices = ReaderState().apply_query(f"?{flag.key}=%3Cnope%3E")
         assert (
             len(notices) == 1 and "<nope>" in notices[0] and flag.key in notices[0] or "allowed" in notices[0]
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.state import Explainer
+from app.state import ReaderState
 from app.tour import TourError, holds, right_answers, steps, what_happened
 from app.views.tour import TourPanel
 
@@ -20,7 +20,7 @@ def test_the_tour_has_about_eight_steps_each_with_two_to_four_answers():
 
 @pytest.mark.parametrize("step", STEPS, ids=lambda s: f"step{s.number}")
 def test_exactly_one_answer_is_borne_out_by_the_trace(step):
-    state = Explainer()
+    state = ReaderState()
     assert state.apply_query(f"?tour={step.number}") == []
     assert state.tick < step.ask <= state.end_tick, "the question is asked before the tick it is about"
     right = right_answers(step, state.trace)
@@ -35,7 +35,7 @@ def test_the_article_s_claims_are_the_answers_the_model_gives():
 
     def right_text(title: str) -> str:
         step = by_title[title]
-        state = Explainer()
+        state = ReaderState()
         state.apply_query(f"?tour={step.number}")
         (n,) = right_answers(step, state.trace)
         return step.answers[n].text
@@ -47,7 +47,7 @@ def test_the_article_s_claims_are_the_answers_the_model_gives():
 
 
 def test_claims_are_checked_and_unknown_ones_refused():
-    trace = Explainer().trace
+    trace = ReaderState().trace
     assert holds("event epoch", trace, 5) and holds("no event epoch", trace, 4)
     assert holds("never post-rejected", trace, 0)
     with pytest.raises(TourError, match="event KIND"):
@@ -55,7 +55,7 @@ def test_claims_are_checked_and_unknown_ones_refused():
 
 
 def test_the_panel_says_right_or_not_quite_and_steps_to_the_tick():
-    state = Explainer()
+    state = ReaderState()
     state.go_to_step(2)
     panel = TourPanel(state=state)
     step = STEPS[1]
@@ -75,7 +75,7 @@ def test_the_panel_says_right_or_not_quite_and_steps_to_the_tick():
 
 
 def test_next_back_and_leave():
-    state = Explainer()
+    state = ReaderState()
     state.apply_query("?tour=1&present=1")
     panel = TourPanel(state=state)
     assert 'data-action="back" data-key="tour-back" disabled' in panel.html.html
@@ -92,6 +92,6 @@ def test_next_back_and_leave():
 
 
 def test_a_bad_step_is_a_notice_naming_the_allowed_ones():
-    state = Explainer()
+    state = ReaderState()
     (notice,) = state.apply_query("?tour=0")
     assert f"from 1 to {len(STEPS)}" in notice and state.tour == 0

@@ -98,13 +98,13 @@ def console_errors(page):
     return errors
 
 
-class Explainer:
+class ExplainerPage:
     """What a reader sees and does, by role and text, through the shadow DOM Panel uses."""
 
     def __init__(self, page, base_url: str):
         self.page, self.base_url = page, base_url
 
-    def open(self, query: str = "") -> Explainer:
+    def open(self, query: str = "") -> ExplainerPage:
         self.page.goto(self.base_url + query)
         self.page.locator(".tick-now").wait_for(timeout=60000)
         return self
@@ -136,4 +136,4 @@ class Explainer:
 @pytest.fixture
 def explainer(page, explainer_url):
     page.set_default_timeout(20000)
-    return Explainer(page, explainer_url)
+    return ExplainerPage(page, explainer_url)

@@ -38,10 +38,10 @@ def test_beyond_the_article_only_the_feeds_rejection_and_a_read_only_ending_are_
 
 def test_an_undeclared_move_raises_a_named_error():
     with pytest.raises(TransitionNotAllowed) as error:
-        ATTEMPT.step("#1", "UNKNOWN", "dispatch")
+        ATTEMPT.transition("#1", "UNKNOWN", "dispatch")
     assert "UNKNOWN" in str(error.value) and "dispatch" in str(error.value)
     with pytest.raises(TransitionNotAllowed):
-        EFFECT.step("x", "confirmed", "sent")
+        EFFECT.transition("x", "confirmed", "sent")
 
 
 def test_only_declared_transitions_occur_in_all_864_runs():
@@ -57,7 +57,7 @@ def test_only_declared_transitions_occur_in_all_864_runs():
                     assert move["target"] == machine.initial and key not in states
                 else:
                     assert states[key] == move["source"]
-                    transition = machine.step(move["instance"], move["source"], move["event"])
+                    transition = machine.transition(move["instance"], move["source"], move["event"])
                     assert transition.target == move["target"]
                     assert transition.addition == move["addition"]
                     used.add((move["machine"], move["source"], move["event"]))
