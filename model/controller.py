@@ -39,7 +39,14 @@ from typing import TYPE_CHECKING
 from . import lifecycles as lc
 from .attempt import Attempt, Phase
 from .records import Acceptance, Admission, Purpose, Verdict
-from .report import ASSESSMENT_CONTRACT, SECTIONS, VERSION_BY_NAME, WORK_IDENTITY, ReportVersion
+from .report import (
+    ASSESSMENT_CONTRACT,
+    SECTIONS,
+    VERSION_BY_NAME,
+    WORK_IDENTITY,
+    ReportVersion,
+    telling_parts,
+)
 from .switches import ControllerRules, Fencing, Pins
 
 if TYPE_CHECKING:
@@ -156,6 +163,7 @@ class Controller:
             + (" to rebuild for the corrected report" if purpose is Purpose.REBUILD else ""),
             label=f"admit {attempt.name}",
             records=[("admissions", len(records.admissions) - 1)],
+            carries={"token": str(token), "pin": pin.name if pin else "none"},
         )
         if purpose is Purpose.FINISH_EFFECT:
             attempt.announcement = accepted.digest_id
@@ -214,6 +222,10 @@ class Controller:
                 + (" (by step name alone)" if by_name else " (same input hash)"),
                 label=f"{step} restored",
                 records=[("journal", index)],
+                carries={
+                    "parts": telling_parts([record.part]) or step,
+                    "by": "step name" if by_name else "input hash",
+                },  # fmt: skip
             )
         if attempt.todo and attempt.restored:
             world.emit(attempt.actor, "plan", f"{attempt.name} must redo {', '.join(attempt.todo)}", "plan")
@@ -242,7 +254,8 @@ class Controller:
         problem = self._assess(world, attempt, candidate)
         if problem:
             world.lifecycles.move("artifact", instance, lc.Happening.ASSESSED_REFUSED, world.tick)
-            world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {problem}", "refused")
+            world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {problem}", "refused",
+                       attempt.actor, carries=self._carried(world, attempt, candidate))  # fmt: skip
             if (
                 attempt is self.owner
                 and self._stale_pin(world, attempt)
@@ -268,9 +281,20 @@ class Controller:
             "accepted",
             f"assesses {candidate.digest_id} and records its acceptance {for_what}",
             f"accepted {version or '(no version)'}",
+            attempt.actor,
             records=[("acceptances", len(records.acceptances.records) - 1)],
+            carries=self._carried(world, attempt, candidate),
         )
         return Verdict.ACCEPTED
+
+    @staticmethod
+    def _carried(world: World, attempt: Attempt, candidate: Candidate) -> dict[str, str]:
+        """What a request for acceptance carries that the transition checks: the owner token, the pin, the
+        parts whose version matters; and the report version current as it is judged."""
+        carried = {"token": str(attempt.token), "pin": attempt.pin.name if attempt.pin else "none"}
+        if telling := telling_parts(candidate.parts):
+            carried["parts"] = telling
+        return carried | {"report": world.report.name}
 
     def _assess(self, world: World, attempt: Attempt, candidate: Candidate) -> str:
         """The assessor (completeness and form) and, with pins on, the mechanical version check."""

@@ -95,3 +95,15 @@ VERSIONS_WITH_TEXT = {
     (s, h): tuple(v.name for v in VERSIONS if _SECTION_HASH[(v.name, s)] == h)
     for (_, s), h in _SECTION_HASH.items()
 }
+
+
+def telling_parts(parts) -> str:
+    """The parts whose version matters, in words: each part whose input is the text of exactly one
+    version, as "s2 v1" ("" when every part reads the same in every version). What a version check
+    compares, and what a picture labels a message with."""
+    telling = []
+    for part in parts:
+        versions = VERSIONS_WITH_TEXT.get((part.step, part.read_hash), ())
+        if len(versions) == 1:
+            telling.append(f"{part.step} {versions[0]}")
+    return ", ".join(telling)

@@ -124,6 +124,7 @@ EVENT = {
     "lane": str,
     "call": Maybe(int),
     "records": [WHERE],
+    "carries": Map(str),
 }
 MOVE = {
     "machine": str,

@@ -170,6 +170,7 @@ def frame_of(world: World, records: dict, moves: list) -> dict:
                 "lane": e.lane,
                 "call": e.call,
                 "records": [list(r) for r in e.records],
+                "carries": dict(e.carries),
             }
             for e in world.events
         ],

@@ -14,10 +14,19 @@ from .controller import FIRST_TOKEN, Controller
 from .feed import Answer, Feed, Status
 from .invariants import Checker
 from .newsletter import Newsletter
-from .records import Candidate, Records, WriteResult
-from .report import V1
+from .records import Candidate, JournalRecord, Records, WriteResult
+from .report import V1, telling_parts
 from .schedule import PosterDeath, Schedule
 from .switches import Fencing, Switches
+
+
+def _parts_of(record: object) -> tuple:
+    """The parts a record holds: a journal record's one part, a candidate's four, else none."""
+    if isinstance(record, JournalRecord):
+        return (record.part,)
+    if isinstance(record, Candidate):
+        return record.parts
+    return ()
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,9 @@ class Event:
     lane: str
     call: int | None = None
     records: tuple[tuple[str, int], ...] = ()
+    #: What the message carried that its receiver checks, in words: the owner ``token`` and the store's
+    #: ``epoch``, the ``pin``, the ``parts`` whose version matters ("s2 v1"), the operation ``key``.
+    carries: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -130,10 +142,21 @@ class World:
     # --- what actors tell the world ----------------------------------------------------------------
 
     def emit(
-        self, actor: str, kind: str, text: str, label: str = "", lane: str = "", call=None, records=()
+        self,
+        actor: str,
+        kind: str,
+        text: str,
+        label: str = "",
+        lane: str = "",
+        call=None,
+        records=(),
+        carries: dict[str, str] | None = None,
     ) -> None:
         if self.recording:
-            self.events.append(Event(actor, kind, text, label or kind, lane or actor, call, tuple(records)))
+            said = tuple((carries or {}).items())
+            self.events.append(
+                Event(actor, kind, text, label or kind, lane or actor, call, tuple(records), said)
+            )
 
     def silence_starts(self, attempt: Attempt, point: str) -> bool:
         """Whether the schedule's silence begins now, as ``attempt`` starts ``point``; if so, it has."""
@@ -161,11 +184,14 @@ class World:
         """A write to a protected store under ``attempt``'s owner token: applied or rejected, counted and
         said in the trace. The answer to an attempt's ``Write``, and how the controller records a verdict."""
         result = self.records.store(store).write(attempt.token, *records)
-        self.note_write(attempt, store, what, result, len(records))
+        self.note_write(attempt, store, what, result, records)
         return result.applied
 
-    def note_write(self, attempt: Attempt, store: str, what: str, result: WriteResult, n: int) -> None:
+    def note_write(
+        self, attempt: Attempt, store: str, what: str, result: WriteResult, written: tuple
+    ) -> None:
         """Count what a protected store did with a write, and say so in the trace."""
+        n = len(written)
         records = self.records.store(store).records
         epoch = self.records.epoch.value
         where = tuple((store, i) for i in range(len(records) - n, len(records)))
@@ -178,17 +204,28 @@ class World:
             )
         if not self.recording:
             return
+        carries = {"token": str(attempt.token), "epoch": str(epoch)}
+        if telling := telling_parts(part for r in written for part in _parts_of(r)):
+            carries["parts"] = telling
         if not result.applied:
             text = f"rejects {attempt.name}'s write ({what}): token {attempt.token} < epoch {epoch}"
-            self.emit(store, "write-rejected", text, "rejected", attempt.actor)
+            self.emit(store, "write-rejected", text, "rejected", attempt.actor, carries=carries)
         elif result.stale:
             text = (
                 f"applies {attempt.name}'s write ({what}) carrying token {attempt.token} under epoch {epoch}"
             )
-            self.emit(store, "stale-write-applied", text, "stale write", attempt.actor, records=where)
+            self.emit(
+                store,
+                "stale-write-applied",
+                text,
+                "stale write",
+                attempt.actor,
+                records=where,
+                carries=carries,
+            )
         elif n:
             text = f"records {what} (token {attempt.token})"
-            self.emit(store, "write", text, "saved", attempt.actor, records=where)
+            self.emit(store, "write", text, "saved", attempt.actor, records=where, carries=carries)
 
     def emit_feed(self, attempt: Attempt, announcement: str, key, answer: Answer, resend: bool) -> None:
         key_text = f"key {key}" if key else "no key"
@@ -206,7 +243,8 @@ class World:
             label = "rejected"
             where = ()
         # The feed answers, in the posting attempt's lane: a picture draws the post from the one to the other.
-        self.emit("feed", f"post-{answer.status}", text, label, attempt.actor, records=where)
+        carries = {"key": key or "none", "announcement": announcement}
+        self.emit("feed", f"post-{answer.status}", text, label, attempt.actor, records=where, carries=carries)
 
     # --- lookups the actors and the checker share --------------------------------------------------
 
