@@ -55,9 +55,34 @@ def _with_policy(self: RequestHandler) -> None:
 RequestHandler.set_default_headers = _with_policy
 
 
+def forget_views(document) -> int:
+    """Drop what Panel's global view registry (``state._views``) still holds for a finished session's
+    document, and say how many entries went.
+
+    Panel registers every page's notification area there (``pn.extension(notifications=True)``, which the
+    disconnect notice needs) and does not remove it when the session ends; the entry keeps the whole
+    session alive (its document, every model, about 0.7 MB), so the server grew by that much per reader,
+    found with ``benchmarks/session_memory.py``."""
+    from panel.io.state import state
+
+    views = getattr(state, "_views", None)
+    if not isinstance(views, dict) or document is None:
+        return 0
+    stale = [
+        ref
+        for ref, view in views.items()
+        if isinstance(view, tuple) and len(view) > 2 and view[2] is document
+    ]
+    for ref in stale:
+        del views[ref]
+    return len(stale)
+
+
 def release_memory(session_context) -> None:
-    """Collect garbage and return freed heap pages to the system (glibc only; elsewhere, just collect).
-    Without the second step CPython's allocator keeps the pages of thirty finished sessions."""
+    """Forget the session's views, collect garbage and return freed heap pages to the system (glibc only;
+    elsewhere, just collect). Without the last step CPython's allocator keeps the pages of thirty finished
+    sessions."""
+    forget_views(getattr(session_context, "_document", None))
     gc.collect()
     libc = ctypes.util.find_library("c")
     if libc:

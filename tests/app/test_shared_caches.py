@@ -36,3 +36,22 @@ def test_the_compare_view_goes_through_the_bounded_caches():
     state.apply_query("?fencing=off&silent_at=accept")
     CompareView(state=state)
     assert shared.trace_for.cache_info().currsize == 1
+
+
+def test_a_finished_session_leaves_nothing_in_panels_view_registry(monkeypatch):
+    """Panel keeps every page's notification area in ``state._views`` after the session ends; the server
+    drops the entries of the session's document (and only those) when it ends."""
+    from panel.io.state import state
+
+    from app.serving import forget_views
+
+    ended, live = object(), object()
+    views = {
+        "p1": ("area", "root", ended, None),
+        "p2": ("area", "root", live, None),
+        "p3": ("x", "y", ended, None),
+    }
+    monkeypatch.setattr(state, "_views", views)
+    assert forget_views(ended) == 2
+    assert list(state._views) == ["p2"]
+    assert forget_views(None) == 0 and list(state._views) == ["p2"]
