@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from functools import cache
 
 from app.content import sections
-from app.render.timeline import who
 from model.trace import ECHO_KINDS
 
 
@@ -104,4 +103,6 @@ def what_happened(trace: dict, tick: int) -> list[str]:
     """The asked tick in words, from the trace: who did what, as the page's "At tN" list says it."""
     if tick >= len(trace["ticks"]):
         return [f"the run ended at t{trace['end_tick']}"]
-    return [f"{who(e)}: {e['text']}" for e in trace["ticks"][tick]["events"] if e["kind"] not in ECHO_KINDS]
+    return [
+        f"{e['actor']}: {e['text']}" for e in trace["ticks"][tick]["events"] if e["kind"] not in ECHO_KINDS
+    ]

@@ -131,6 +131,7 @@ class Attempt:
                 f"{self.name} starts {step} (call {world.calls}, reads {version.name}) and goes silent",
                 label=f"{step}…",
                 call=world.calls,
+                carries={"reads": version.name},
             )
             return
         world.emit(
@@ -139,6 +140,7 @@ class Attempt:
             f"{self.name} computes {step} (call {world.calls}, reads {version.name}) → {part.result_id}",
             label=step,
             call=world.calls,
+            carries={"reads": version.name},
         )
         yield from self._keep(world, part)
 

@@ -29,6 +29,19 @@ def _parts_of(record: object) -> tuple:
     return ()
 
 
+def _record_words(store: str, written: tuple) -> str:
+    """What a write holds, in words without ids: the journal's steps, or the kind of record."""
+    if store == "journal":
+        return " ".join(r.step for r in written)
+    if store == "effects" and written:
+        return {"intent": "the intent", "ack": "the answer", "rejection": "the rejection"}[written[0].kind]
+    return {
+        "candidates": "the candidate",
+        "acceptances": "the acceptance",
+        "admissions": "the admission",
+    }.get(store, store)
+
+
 @dataclass(frozen=True)
 class StaleWrite:
     """One write a protected store applied although its token was older than the epoch (fencing off).
@@ -204,7 +217,7 @@ class World:
             )
         if not self.recording:
             return
-        carries = {"token": str(attempt.token), "epoch": str(epoch)}
+        carries = {"record": _record_words(store, written), "token": str(attempt.token), "epoch": str(epoch)}
         if telling := telling_parts(part for r in written for part in _parts_of(r)):
             carries["parts"] = telling
         if not result.applied:

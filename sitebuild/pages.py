@@ -11,12 +11,12 @@ from pathlib import Path
 
 from app.content import caption_html, engine_results, heading, markdown_html, text
 from app.palette import css_variables
+from app.render.diagram import diagram_html
 from app.render.engines import engines_html
 from app.render.explore import headline_html, table_html
 from app.render.lifecycles import lifecycle_svg
 from app.render.outcome import badges_html, outcome_html
 from app.render.text import events_table_html
-from app.render.timeline import legend_html, timeline_svg
 from app.shared import EXPLORED, write_explored
 from model import Switches, run, trace_dict
 from model.analyses import fingerprint, sweep, sweep_summary
@@ -35,8 +35,7 @@ def main_trace_parts() -> dict[str, str]:
         "intro": markdown_html(text("captions", "intro")),
         "preset": markdown_html(text("presets", "main")),
         "timeline_caption": caption_html("timeline"),
-        "timeline": timeline_svg(trace, end),
-        "legend": legend_html(),
+        "timeline": diagram_html(trace, end),
         "lifecycles_caption": caption_html("lifecycles"),
         "lifecycles": "".join(lifecycle_svg(m, frame) for m in trace["machines"]),
         "badges": badges_html(trace, end, outcome),
@@ -85,8 +84,7 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
   <div class="preset">{parts["preset"]}</div>
   <h2>{parts["h_timeline"]} <span class="tick-note">(complete, t0 to t{parts["end"]})</span></h2>
   {parts["timeline_caption"]}
-  <div class="scroll" tabindex="0" role="region" aria-label="Timeline">{parts["timeline"]}</div>
-  {parts["legend"]}
+  {parts["timeline"]}
   <div class="columns">
     <div class="col">
       <h2>{parts["h_invariants"]}</h2>{parts["badges"]}

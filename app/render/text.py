@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from html import escape
 
-from app.render.timeline import who
 from model.trace import ECHO_KINDS
 
 
@@ -17,7 +16,7 @@ def events_table_html(trace: dict, tick: int, caption: str = "") -> str:
             t = f"t{frame['tick']}" if n == 0 else f'<span class="sr-only">t{frame["tick"]}</span>'
             cls = ' class="now"' if frame["tick"] == tick else ""
             rows.append(
-                f'<tr{cls}><th scope="row">{t}</th><td>{escape(who(event))}</td>'
+                f'<tr{cls}><th scope="row">{t}</th><td>{escape(event["actor"])}</td>'
                 f"<td>{escape(event['text'])}</td></tr>"
             )
     return (

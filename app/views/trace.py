@@ -6,20 +6,19 @@ from html import escape
 
 import panel as pn
 import param
-from panel.io.document import unlocked
 
 from app.content import caption_html
+from app.render.diagram import diagram_html
 from app.render.lifecycles import lifecycle_svg
 from app.render.records import records_html
-from app.render.timeline import legend_html, who
-from app.views.timeline_plot import TimelinePlot
+from app.views.action_html import ActionHTML
 from model.trace import ECHO_KINDS
 
 
 def now_html(frame: dict) -> str:
     """The current tick's events in words, each with who did it."""
     lines = "".join(
-        f"<li><strong>{escape(who(e))}</strong> {escape(e['text'])}</li>"
+        f"<li><strong>{escape(e['actor'])}</strong> {escape(e['text'])}</li>"
         for e in frame["events"]
         if e["kind"] not in ECHO_KINDS
     )
@@ -63,19 +62,14 @@ class TraceView(pn.viewable.Viewer):
         if self.lifecycles_only:
             panes = [self._bound(lambda trace, tick: self._lifecycles(trace, tick), "lifecycles")]
         else:
-            self.plot = TimelinePlot(compact=self.compact, large=self.large)
-            self.state.param.watch(self._redraw_plot, ["trace", "tick"])
-            self._redraw_plot()
-            lead = "" if self.compact else caption_html("timeline")
-            self.now = self._bound(lambda trace, tick: lead + now_html(trace["ticks"][tick]), "now")
-            panes = [] if self.words_apart else [self.now]
-            panes += [
-                pn.pane.Bokeh(self.plot.figure, sizing_mode="stretch_width", css_classes=["timeline"]),
-            ]
-            if not self.compact:
-                panes.append(
-                    pn.pane.HTML(legend_html(), sizing_mode="stretch_width", css_classes=["legend-view"])
-                )
+            # The diagram draws itself through a small browser component, which keeps the current tick in view
+            # when the strip scrolls sideways (a phone); a click on it may later change the story.
+            self._lead = "" if self.compact else caption_html("timeline")
+            self.diagram = ActionHTML(lambda action, value: None, sizing_mode="stretch_width")
+            self.state.param.watch(self._redraw_diagram, ["trace", "tick"])
+            self._redraw_diagram()
+            self.now = self._bound(lambda trace, tick: now_html(trace["ticks"][tick]), "now")
+            panes = [self.diagram] + ([] if self.words_apart else [self.now])
         if not (self.compact or self.lifecycles_only):
             lifecycles_lead, records_lead = (
                 caption_html("lifecycles", "lifecycles"),
@@ -108,12 +102,8 @@ class TraceView(pn.viewable.Viewer):
             pn.bind(draw, s.param.trace, s.param.tick), sizing_mode="stretch_width", css_classes=[css]
         )
 
-    def _redraw_plot(self, *events) -> None:
-        # Raw Bokeh models: a callback may run without the document lock, so go through unlocked().
-        with unlocked():
-            if not events or any(e.name == "trace" for e in events):
-                self.plot.set_trace(self.state.trace)
-            self.plot.set_tick(self.state.tick)
+    def _redraw_diagram(self, *events) -> None:
+        self.diagram.html = self._lead + diagram_html(self.state.trace, self.state.tick)
 
     def __panel__(self):
         return self._layout

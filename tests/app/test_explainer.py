@@ -214,12 +214,15 @@ def test_the_glossary_shows_every_term():
     assert html.count("<dt>") == len(terms)
 
 
-def test_breach_marks_use_the_badges_titles():
-    from app.render.timeline import breaches_of
+def test_breaches_in_the_diagram_use_the_badges_titles():
+    from app.render.diagram import breaches_at, diagram_svg
     from model import trace_dict
 
-    marks = breaches_of(trace_dict(run(Switches(post_key="none"))))
-    assert marks["label"] == [f"✖ {titles('invariants')['duplicate-effect']}"]
+    trace = trace_dict(run(Switches(post_key="none")))
+    title = titles("invariants")["duplicate-effect"]
+    ((tick, lane),) = breaches_at(trace)
+    assert breaches_at(trace)[(tick, lane)] == [title]
+    assert f"breaks: {title}" in diagram_svg(trace, tick) and "breaks:" not in diagram_svg(trace, tick - 1)
 
 
 def test_odd_values_arriving_by_the_back_button_fall_back_with_a_notice(app):

@@ -8,10 +8,10 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.render.diagram import diagram_html
 from app.render.lifecycles import lifecycle_svg
 from app.render.records import records_html
 from app.render.text import events_table_html
-from app.render.timeline import breaches_of, cells_of, timeline_svg
 from app.views.trace import breach_record, now_html
 from model import Switches, TraceError, dumps, load_trace, run, trace_dict
 
@@ -38,10 +38,8 @@ PLACES = [list(paths(b))[1:] for b in BASES]
 
 
 def draw_everything(trace: dict) -> None:
-    cells_of(trace)
-    breaches_of(trace)
     for tick, frame in enumerate(trace["ticks"]):
-        timeline_svg(trace, tick)
+        diagram_html(trace, tick)
         events_table_html(trace, tick)
         now_html(frame)
         records_html(frame, breach_record(trace, tick))

@@ -19,19 +19,17 @@ from tests.conftest import ARTIFACTS, ROOT
 
 PAGES = ROOT / "tests" / "browser" / "pages"  # host pages served beside the app, for embedding tests
 
-#: Finds the served app's timeline (Bokeh's SVG output, inside the page's shadow roots) and keeps it as
-#: ``window.__timeline``; ``document.body.dataset.timelines`` says how many were found.
-BOKEH_TIMELINE = """() => {
-  // The served app's timeline: Bokeh's SVG output, inside the page's shadow roots.
-  const svgs = [];
+#: Finds the served app's space-time diagram (its ticks' drawing, inside the page's shadow roots) and keeps
+#: it as ``window.__diagram``; ``document.body.dataset.diagrams`` says how many were found.
+FIND_DIAGRAM = """() => {
+  const found = [];
   const walk = (root) => {
-    for (const svg of root.querySelectorAll("svg:not(.lifecycle-graph)")) svgs.push(svg);
+    for (const svg of root.querySelectorAll('svg.diagram[role="img"]')) found.push(svg);
     for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
   };
   walk(document);
-  const drawn = svgs.filter((svg) => svg.querySelectorAll("text").length > 0);
-  document.body.dataset.timelines = String(drawn.length);
-  window.__timeline = drawn[0];
+  document.body.dataset.diagrams = String(found.length);
+  window.__diagram = found[0];
 }"""
 
 

@@ -14,7 +14,7 @@ from app.state import PRESETS
 from app.tour import right_answers, steps
 from model import Switches, run, trace_dict
 from model.invariants import INVARIANT_IDS
-from tests.browser.conftest import BOKEH_TIMELINE
+from tests.browser.conftest import FIND_DIAGRAM
 from tests.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -64,9 +64,9 @@ def test_presenter_mode_fits_one_screen_and_every_control_takes_the_keyboard(
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=ARTIFACTS / f"presenter-{width}x{height}.png")
         boxes = {what: page.locator(what).first.bounding_box() for what in ("ul.badges:visible", ".tick-now")}
-        page.evaluate(BOKEH_TIMELINE)  # finds the timeline's SVG through the shadow roots
-        boxes["timeline"] = page.evaluate(
-            "(() => { const r = window.__timeline.getBoundingClientRect();"
+        page.evaluate(FIND_DIAGRAM)  # finds the diagram's SVG through the shadow roots
+        boxes["diagram"] = page.evaluate(
+            "(() => { const r = window.__diagram.getBoundingClientRect();"
             " return {x: r.x, y: r.y, width: r.width, height: r.height}; })()"
         )
         for what, box in boxes.items():

@@ -1,8 +1,8 @@
 """No two labels of a picture overlap and none is cut off, measured in Chromium from the SVG text boxes.
 
-Checked for every chapter and for 50 of the 864 runs spread evenly over them. The timeline is measured at
-its last tick: a label, once drawn, stays, so the last tick holds every label any earlier tick shows (the
-outline of the current tick draws no text). The lifecycles are measured at every tick.
+Checked at every tick of every chapter and of 50 of the 864 runs spread evenly over them: the space-time
+diagram (its rows' names and its ticks) and the lifecycles. The served app's diagram is the renderer's
+very SVG, and keeps the current tick's words in view at a desktop's and a phone's width.
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 
 from app.palette import css_variables
+from app.render.diagram import diagram_html, diagram_svg
 from app.render.lifecycles import lifecycle_svg
-from app.render.timeline import timeline_svg
 from app.state import PRESETS
 from model import Switches, all_switches, run, trace_dict
-from tests.browser.conftest import BOKEH_TIMELINE
+from tests.browser.conftest import FIND_DIAGRAM
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -56,31 +56,41 @@ def show(page, svgs: str) -> list[str]:
 
 
 @pytest.mark.parametrize("n", range(len(RUNS)), ids=lambda n: f"run{n}")
-def test_no_label_of_the_timeline_or_lifecycles_overlaps_or_is_cut_off(page, n):
+def test_no_label_of_the_diagram_or_lifecycles_overlaps_or_is_cut_off(page, n):
     trace = trace_dict(run(RUNS[n]))
-    assert show(page, timeline_svg(trace, trace["end_tick"])) == [], RUNS[n]
     for frame in trace["ticks"]:
-        assert show(page, "".join(lifecycle_svg(m, frame) for m in trace["machines"])) == [], frame["tick"]
+        tick = frame["tick"]
+        assert show(page, diagram_svg(trace, tick)) == [], (RUNS[n], tick)
+        assert show(page, "".join(lifecycle_svg(m, frame) for m in trace["machines"])) == [], tick
 
 
 @pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
 @pytest.mark.parametrize("preset", PRESETS)
-def test_the_served_apps_timeline_labels_do_not_overlap(explainer, preset, width):
-    """At the chapter's last tick, which holds every label any earlier tick shows; on a phone too, where
-    the words under the marks give way when the ticks are too close for them."""
+def test_the_served_diagram_is_the_renderers_and_shows_the_current_tick(explainer, preset, width):
+    """At the chapter's t8 and its last tick: the served SVG is the renderer's, and every word of the
+    current tick is inside the strip's visible part (the strip scrolls itself to the current tick)."""
     explainer.page.set_viewport_size({"width": width, "height": 1000})
-    end = run(Switches(**PRESETS[preset])).end_tick
-    explainer.open(f"?preset={preset}&tick={end}")
-    explainer.wait_tick(end)
-    explainer.page.wait_for_timeout(800)
-    explainer.page.evaluate(BOKEH_TIMELINE)
-    assert explainer.page.evaluate("document.body.dataset.timelines") == "1"
-    found = explainer.page.evaluate(
-        MEASURE.replace('document.querySelectorAll("svg")', "[window.__timeline]")
-    )
-    assert found == [], preset
-    if width >= 1280:  # on a desktop the words under the marks are there to read, not given way
-        words = explainer.page.evaluate(
-            "[...window.__timeline.querySelectorAll('text')].map(t => t.textContent)"
+    trace = trace_dict(run(Switches(**PRESETS[preset])))
+    for tick in (8, trace["end_tick"]):
+        explainer.open(f"?preset={preset}&tick={tick}")
+        explainer.wait_tick(tick)
+        explainer.page.wait_for_timeout(600)
+        explainer.page.evaluate(FIND_DIAGRAM)
+        assert explainer.page.evaluate("document.body.dataset.diagrams") == "1"
+        served = explainer.page.evaluate("window.__diagram.outerHTML")
+        unseen = explainer.page.evaluate(
+            """() => {
+              const strip = window.__diagram.parentElement.getBoundingClientRect();
+              return [...window.__diagram.querySelectorAll("text.item")]
+                .filter((t) => { const b = t.getBoundingClientRect();
+                                 return b.left < strip.left - 0.5 || b.right > strip.right + 0.5; })
+                .map((t) => t.textContent);
+            }"""
         )
-        assert "admit #1" in words, words
+        assert unseen == [], (preset, tick, width)
+        same = explainer.page.evaluate(
+            """(html) => { const box = document.createElement("div"); box.innerHTML = html;
+                           return box.querySelector('svg.diagram[role="img"]').outerHTML; }""",
+            diagram_html(trace, tick),
+        )
+        assert served == same, (preset, tick)

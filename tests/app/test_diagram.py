@@ -1,0 +1,124 @@
+"""The space-time diagram tells the story's key moments in its own marks and words, and the sentence under
+it says why each tick matters, true to the trace of every chapter."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from app.content import sections
+from app.render.diagram import MARK_OF_KIND, MARKS, diagram_html, diagram_svg, legend_html, tick_caption
+from app.state import PRESETS
+from model import Switches, all_switches, run, trace_dict
+
+
+def chapter(name: str) -> dict:
+    return trace_dict(run(Switches(**PRESETS[name])))
+
+
+def texts(svg: str, css: str) -> list[str]:
+    """The words of every ``<text class="css">`` in the drawing, marks left out."""
+    found = re.findall(rf'<text class="{css}"[^>]*>(.*?)</text>', svg)
+    return [unescape(re.sub(r"<tspan[^>]*>.*?</tspan> ?|<title>.*?</title>", "", t)) for t in found]
+
+
+def written(svg: str) -> str:
+    """The current column's words as one text (a long line is wrapped over two)."""
+    return " ".join(texts(svg, "item"))
+
+
+def test_a_write_carrying_token_41_bounces_off_a_store_at_epoch_42():
+    """Main t8: #1's row holds token 41, the stores' epoch 42; #1's write leaves with 41 and the journal's
+    refusal says 41 < 42, joined by an arrow."""
+    svg = diagram_svg(chapter("main"), 8)
+    holds = texts(svg, "holds")
+    assert "token 41" in holds and "epoch 42" in holds
+    items = written(svg)
+    assert "writes s3 with token 41" in items and "journal refuses it: 41 < 42" in items
+    assert svg.count('class="message"') == 2  # #1's refused write, #2's saved one
+
+
+def test_the_successor_is_admitted_under_a_new_epoch():
+    """Main t5: the controller publishes epoch 42 and admits #2 with token 42 and the pin v2."""
+    items = written(diagram_svg(chapter("main"), 5))
+    assert "publishes epoch 42" in items and "admit #2 with token 42, pin v2" in items
+
+
+def test_with_pins_off_a_section_is_restored_by_name_from_the_old_version():
+    """Pins-off t5: #2 restores s2, built from v1, by its step name alone; by t9 it reaches acceptance."""
+    trace = chapter("pins-off")
+    assert "restores s2 from v1 by step name" in written(diagram_svg(trace, 5))
+    items = written(diagram_svg(trace, 9))
+    assert "asks acceptance: token 42, no pin · s2 from v1" in items
+    assert "breaks: Nothing superseded accepted" in items
+
+
+def test_every_event_of_the_current_tick_is_written_out():
+    """Nothing the tick does is folded into a count: each event that is no bookkeeping has its line."""
+    for name in PRESETS:
+        trace = chapter(name)
+        for frame in trace["ticks"]:
+            svg = diagram_svg(trace, frame["tick"])
+            shown = " ".join(texts(svg, "item"))
+            assert "+1" not in shown and "+2" not in shown
+            assert len(texts(svg, "item")) >= sum(
+                1
+                for e in frame["events"]
+                if e["kind"] not in ("dispatch", "plan")
+                and not (e["kind"] == "write" and e["actor"] == "acceptances")
+            )
+
+
+def test_the_legend_and_the_marks_are_one_definition_of_at_most_eight():
+    legend = legend_html()
+    assert len(MARKS) <= 8 and legend.count("<li>") == len(MARKS)
+    assert set(MARK_OF_KIND.values()) <= {m for m, *_ in MARKS}
+    for mark, symbol, _ in MARKS:
+        assert symbol in legend and sections("diagram")[f"mark {mark}"] in unescape(legend)
+    kinds = {e["kind"] for s in all_switches() for f in trace_dict(run(s))["ticks"] for e in f["events"]}
+    assert kinds - {"dispatch", "plan"} <= set(MARK_OF_KIND) | {
+        "model-call",
+        "call-finished",
+        "restore",
+        "assemble",
+        "intent",
+        "woke",
+        "went-silent",
+    }
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_each_tick_has_a_caption_true_to_its_events(name):
+    trace = chapter(name)
+    for frame in trace["ticks"]:
+        caption = tick_caption(trace, frame["tick"])
+        assert caption and "{" not in caption and "}" not in caption, (name, frame["tick"])
+        assert not re.search(r"\b[0-9a-f]{8}\b", caption), caption  # no hex ids in the reader's words
+        for event in frame["events"]:
+            if event["kind"] == "write-rejected" and "refused" in caption:
+                assert (
+                    f"token {event['carries']['token']}" in caption
+                    and f"epoch {event['carries']['epoch']}" in caption
+                )
+        if any(i["breach"] and i["breach"]["tick"] == frame["tick"] for i in trace["invariants"]):
+            assert caption != sections("ticks")["quiet"]
+
+
+def test_the_key_ticks_say_why_they_matter():
+    main = chapter("main")
+    assert tick_caption(main, 8).startswith(
+        "The stores hold epoch 42; #1's write carries token 41, so it is refused"
+    )
+    assert "epoch is now 42" in tick_caption(main, 5)
+    assert "returns its stored answer" in tick_caption(main, 14)
+    assert "by step name alone" in tick_caption(chapter("pins-off"), 5)
+    assert "Fencing is off" in tick_caption(chapter("stale-owner"), 8)
+
+
+def test_the_figure_carries_its_caption_for_readers_who_cannot_see_it():
+    html = diagram_html(chapter("main"), 8)
+    caption = tick_caption(chapter("main"), 8)
+    assert 'aria-live="polite"' in html and caption.replace("'", "&#x27;") in html
+    assert f'aria-label="Space-time diagram at t8. {caption}' in unescape(html).replace("&#x27;", "'")
