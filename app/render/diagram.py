@@ -57,7 +57,7 @@ SEND = {
 }
 # Geometry, in px: a past tick's column, a line of text, a row's padding, the top margin, generous widths
 # of a character (plain, bold) and of a mark before its words.
-PAST, LINE, PAD, TOP, CHAR, BOLD, MARK_WIDTH = 26, 16, 10, 22, 6.8, 8.0, 17
+PAST, LINE, PAD, TOP, CHAR, BOLD, MARK_WIDTH = 26, 15, 6, 20, 6.8, 8.0, 17
 WRAP = 32  # characters a line of the current column holds
 
 
@@ -216,7 +216,9 @@ class Layout:
         return self.name_width + PAST * t + (self.wide - PAST if t > tick else 0)
 
 
-def layout_of(trace: dict) -> Layout:
+def layout_of(trace: dict, tick: int) -> Layout:
+    """Each row as tall as the most it ever holds, so stepping never moves a row; an attempt's row is
+    there from its admission on."""
     lanes, keys = lanes_of(trace), key_names(trace)
     lines = dict.fromkeys(lanes, 2)  # a row's name and what it holds take two lines
     longest, most_messages, names = 10, 0, 0
@@ -228,6 +230,8 @@ def layout_of(trace: dict) -> Layout:
             names = max(names, *map(len, lane_name(lane, frame)))
         longest = max([longest, *(len(line) for i in items for line in i.lines)])
         most_messages = max(most_messages, len(messages))
+    admitted = {f"attempt #{a['attempt']}" for a in trace["ticks"][tick]["attempts"]}
+    lanes = [lane for lane in lanes if not lane.startswith("attempt") or lane in admitted]
     top, y = {}, TOP
     for lane in lanes:
         top[lane] = y
@@ -248,7 +252,7 @@ def diagram_svg(trace: dict, tick: int, caption: str = "") -> str:
 
     Two drawings of one layout side by side: the rows' names, which stay put, and the ticks, in a strip
     that scrolls sideways when the screen is narrower than the run (keeping the current tick in view)."""
-    at = layout_of(trace)
+    at = layout_of(trace, tick)
     frame = trace["ticks"][tick]
     label = f"Space-time diagram at t{tick}. {caption}".strip()
     height, body = at.bottom + 24, at.width - at.name_width
@@ -258,7 +262,7 @@ def diagram_svg(trace: dict, tick: int, caption: str = "") -> str:
         '<defs><marker id="diagram-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
         'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" class="arrow-head"/></marker></defs>',
         *_bands(at),
-        f'<rect class="now" x="{at.x(tick, tick):.1f}" y="{TOP - 6}" width="{at.wide:.1f}" '
+        f'<rect class="now-column" x="{at.x(tick, tick):.1f}" y="{TOP - 6}" width="{at.wide:.1f}" '
         f'height="{at.bottom - TOP + 6:.1f}"/>',
         *_axis(at, trace["end_tick"], tick),
         *_past(at, trace, tick),
@@ -328,11 +332,15 @@ def _past(at: Layout, trace: dict, tick: int) -> list[str]:
         x = at.x(frame["tick"], tick) + PAST / 2
         pairs = {(e["lane"], receiver(e)) for e in frame["events"] if receiver(e) != e["lane"]}
         for source, target in sorted(pairs):
+            if source not in at.top or target not in at.top:
+                continue
             y1, y2 = sorted((_line_y(at, source, 0) - 4, _line_y(at, target, 0) - 4))
             out.append(
                 f'<line class="past-message" x1="{x + 9:.1f}" x2="{x + 9:.1f}" y1="{y1:.1f}" y2="{y2:.1f}"/>'
             )
     for (t, lane), (mark, said) in past_marks(trace, tick).items():
+        if lane not in at.top:
+            continue
         if (t, lane) in broken:
             mark = "broken"
         symbol, css = SYMBOL[mark]
@@ -350,6 +358,8 @@ def _current(at: Layout, trace: dict, tick: int) -> list[str]:
     left = at.x(tick, tick)
     out, line_of, ends = [], dict.fromkeys(at.lanes, 0), {}
     for item in items:
+        if item.lane not in at.top:
+            continue  # a row this tick does not show (a trace from elsewhere may name anything)
         y = _line_y(at, item.lane, line_of[item.lane])
         if item.message is not None:
             ends.setdefault(item.message, []).append(y - 4)
@@ -365,7 +375,10 @@ def _current(at: Layout, trace: dict, tick: int) -> list[str]:
             y = _line_y(at, item.lane, line_of[item.lane])
             line_of[item.lane] += 1
             out.append(f'<text class="item" x="{x:.1f}" y="{y:.1f}">{mark}{escape(line)}</text>')
-    for n, (y1, y2) in ends.items():
+    for n, ys in ends.items():
+        if len(ys) != 2:
+            continue  # one end is on a row this tick does not show
+        y1, y2 = ys
         # From the sender's words, along the gutter, into the receiver's words: the arrow ends where the
         # answer is written.
         x, text_x = left + 8 + 9 * n, left + at.gutter - 3
@@ -421,16 +434,17 @@ def _telling(event: dict) -> int:
 
 def _section(event: dict, frame: dict, trace: dict) -> str:
     if event["kind"] == "restore":
-        return f"restore {event['carries']['by']}"
+        return "restore step name" if event["carries"].get("by") == "step name" else "restore input hash"
     if event["kind"] == "admission":
         if event["label"] == "admit #1":
             return "admission first"
-        return "admission" if trace["switches"]["fencing"] == "on" else "admission unfenced"
+        return "admission" if trace["switches"].get("fencing") == "on" else "admission unfenced"
     if event["kind"] == "model-call":
         journaled = any(e["actor"] == "journal" and e["lane"] == event["lane"] for e in frame["events"])
         if journaled:
             return "model-call"
-        return "model-call unjournaled" if trace["switches"]["checkpoints"] == "none" else "model-call kept"
+        unjournaled = trace["switches"].get("checkpoints") == "none"
+        return "model-call unjournaled" if unjournaled else "model-call kept"
     return event["kind"]
 
 

@@ -51,7 +51,7 @@ class TraceView(pn.viewable.Viewer):
     lifecycles (a figure embed). Each pane carries its own heading and caption: fewer components."""
 
     state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
-    compact = param.Boolean(default=False, doc="Only the words and the timeline (the embed's layout).")
+    compact = param.Boolean(default=False, doc="Only the diagram (the embed's layout).")
     lifecycles_only = param.Boolean(default=False, doc="Only the three lifecycles (a figure embed).")
     words_apart = param.Boolean(default=False, doc="Leave the words (``self.now``) for the page to place.")
     large = param.Boolean(default=False, doc="Larger labels on the timeline (presenter mode).")
@@ -69,7 +69,8 @@ class TraceView(pn.viewable.Viewer):
             self.state.param.watch(self._redraw_diagram, ["trace", "tick"])
             self._redraw_diagram()
             self.now = self._bound(lambda trace, tick: now_html(trace["ticks"][tick]), "now")
-            panes = [self.diagram] + ([] if self.words_apart else [self.now])
+            # The embed leaves out the list of the tick's events: the diagram writes every one out.
+            panes = [self.diagram] + ([] if self.words_apart or self.compact else [self.now])
         if not (self.compact or self.lifecycles_only):
             lifecycles_lead, records_lead = (
                 caption_html("lifecycles", "lifecycles"),

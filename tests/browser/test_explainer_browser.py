@@ -377,7 +377,8 @@ def test_the_embed_fits_its_host_and_resizes_it(page, explainer_url):
 
 
 @pytest.mark.parametrize(
-    "view,shows", [("timeline", ".now"), ("lifecycles", "svg.lifecycle-graph"), ("badges", ".badges-view")]
+    "view,shows",
+    [("timeline", ".tick-caption"), ("lifecycles", "svg.lifecycle-graph"), ("badges", ".badges-view")],
 )
 def test_a_figure_embed_shows_one_picture_with_the_player(explainer, view, shows):
     page = explainer.page

@@ -17,7 +17,7 @@ export function render({ model }) {
   // A strip that scrolls sideways (the diagram on a phone) keeps its current tick in view.
   const follow = () => {
     for (const strip of root.querySelectorAll(".follow-now")) {
-      const now = strip.querySelector(".now");
+      const now = strip.querySelector(".now-column");
       if (!now || strip.scrollWidth <= strip.clientWidth) continue;
       // As little as it takes: the current column whole, and as much of the past as fits before it.
       const box = now.getBoundingClientRect(), frame = strip.getBoundingClientRect();
