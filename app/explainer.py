@@ -124,7 +124,7 @@ class ExplainerApp:
     def _present_layout(self) -> pn.viewable.Viewable:
         """For a projector (1280×720 and up): the chapter, the player, the timeline and the badges on one
         screen in large type; the switches folded away beneath, every control a button or a key."""
-        self.header.compact, self.player.badges_always = True, False
+        self.header.compact, self.player.badges_always, self.player.keys = True, False, False
         # A named toggle, not a Card: its header button has no accessible name in Panel 1.10.
         show = pn.widgets.Toggle(
             name="Show the switches", value=False, width=220, css_classes=["show-switches"]
@@ -133,16 +133,13 @@ class ExplainerApp:
         show.param.watch(lambda event: setattr(panel, "visible", event.new), "value")
         controls = pn.Column(show, panel, sizing_mode="stretch_width")
         trace = TraceView(state=self.state, compact=True, words_apart=True, large=True)
-        trace.now.styles = {"font-size": "1.15rem"}  # read from the back of the room
-        self.tour_slot.styles = {"font-size": "1.1rem"}
+        self.tour_slot.styles = {"font-size": "1.15rem"}  # 24 px and more on a 1920 wide projector
         main = pn.Column(self.player, trace, styles={"flex": "1 1 600px", "min-width": "400px"})
-        # Beside the timeline: the badges, then the tour's question (its verdict lists the tick's events)
-        # or, outside the tour, what happens at this tick.
+        # Beside the diagram (which writes out every event of the tick): the badges, and in the tour its
+        # question (its verdict lists the tick's events).
         side = pn.Column(
             self.badges, self.tour_slot, width=380, styles={"flex": "0 0 380px"}, css_classes=["side"]
         )
-        if not self.state.tour:
-            side.append(trace.now)
         return pn.Column(
             self.helpers,
             Presenter(),

@@ -57,7 +57,7 @@ SEND = {
 }
 # Geometry, in px: a past tick's column, a line of text, a row's padding, the top margin, generous widths
 # of a character (plain, bold) and of a mark before its words.
-PAST, LINE, PAD, TOP, CHAR, BOLD, MARK_WIDTH = 26, 15, 6, 20, 6.8, 8.0, 17
+PAST, LINE, PAD, TOP, CHAR, BOLD, MARK_WIDTH = 26, 15, 3, 16, 6.8, 8.0, 17
 WRAP = 32  # characters a line of the current column holds
 
 
@@ -217,16 +217,18 @@ class Layout:
 
 
 def layout_of(trace: dict, tick: int) -> Layout:
-    """Each row as tall as the most it ever holds, so stepping never moves a row; an attempt's row is
-    there from its admission on."""
+    """Each row as tall as this tick's lines need (two at least: its name and what it holds); the columns
+    as wide as the run ever needs, so stepping never moves a tick sideways. An attempt's row is there from
+    its admission on."""
     lanes, keys = lanes_of(trace), key_names(trace)
-    lines = dict.fromkeys(lanes, 2)  # a row's name and what it holds take two lines
+    lines = dict.fromkeys(lanes, 2)
     longest, most_messages, names = 10, 0, 0
     breaches = breaches_at(trace)
     for frame in trace["ticks"]:
         items, messages = items_of(frame, keys, breaches)
         for lane in lanes:
-            lines[lane] = max(lines[lane], sum(len(i.lines) for i in items if i.lane == lane))
+            if frame["tick"] == tick:
+                lines[lane] = max(2, sum(len(i.lines) for i in items if i.lane == lane))
             names = max(names, *map(len, lane_name(lane, frame)))
         longest = max([longest, *(len(line) for i in items for line in i.lines)])
         most_messages = max(most_messages, len(messages))
@@ -247,11 +249,12 @@ def layout_of(trace: dict, tick: int) -> Layout:
 SYMBOL = {mark: (symbol, css) for mark, symbol, css in MARKS}
 
 
-def diagram_svg(trace: dict, tick: int, caption: str = "") -> str:
+def diagram_svg(trace: dict, tick: int, caption: str = "", large: bool = False) -> str:
     """The diagram at ``tick``: the past compact, the current tick written out, the future empty.
 
     Two drawings of one layout side by side: the rows' names, which stay put, and the ticks, in a strip
-    that scrolls sideways when the screen is narrower than the run (keeping the current tick in view)."""
+    that scrolls sideways when the screen is narrower than the run (keeping the current tick in view).
+    ``large`` draws it bigger (presenter mode: the stylesheet scales it with the screen)."""
     at = layout_of(trace, tick)
     frame = trace["ticks"][tick]
     label = f"Space-time diagram at t{tick}. {caption}".strip()
@@ -269,7 +272,7 @@ def diagram_svg(trace: dict, tick: int, caption: str = "") -> str:
         *_current(at, trace, tick),
     ]
     return (
-        f'<div class="diagram-rows">{"".join(names)}</svg>'
+        f'<div class="diagram-rows{" large" if large else ""}">{"".join(names)}</svg>'
         f'<div class="diagram-scroll follow-now" tabindex="0" role="region" aria-label="Ticks t0 to '
         f't{trace["end_tick"]}">{"".join(ticks)}</svg></div></div>'
     )
@@ -448,13 +451,13 @@ def _section(event: dict, frame: dict, trace: dict) -> str:
     return event["kind"]
 
 
-def diagram_html(trace: dict, tick: int, legend: bool = True) -> str:
+def diagram_html(trace: dict, tick: int, legend: bool = True, large: bool = False) -> str:
     """The figure: the tick's caption (read out when it changes), the diagram in a strip that scrolls
     sideways on a narrow screen and keeps the current tick in view, and the legend."""
     caption = tick_caption(trace, tick)
     key = legend_html() if legend else ""
     return (
-        '<figure class="diagram-figure"><p class="tick-caption" aria-live="polite">'
+        f'<figure class="diagram-figure{" large" if large else ""}"><p class="tick-caption" aria-live="polite">'
         f"<strong>t{tick}.</strong> {escape(caption)}</p>"
-        f"{diagram_svg(trace, tick, caption)}{key}</figure>"
+        f"{diagram_svg(trace, tick, caption, large)}{key}</figure>"
     )

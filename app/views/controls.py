@@ -107,11 +107,14 @@ class Player(pn.viewable.Viewer):
 
     state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
     badges_always = param.Boolean(default=False, doc="Show the line of badges on every screen (the embed).")
+    keys = param.Boolean(
+        default=True, doc="Name the keyboard keys under the player (not in a compact layout)."
+    )
 
     def __init__(self, **params):
         super().__init__(**params)
         self.html = ActionHTML(self.act, sizing_mode="stretch_width")
-        self.param.watch(self._redraw, ["badges_always"])
+        self.param.watch(self._redraw, ["badges_always", "keys"])
         self._callback = None
         self.state.param.watch(self._redraw, ["tick", "trace", "playing", "speed"])
         self.state.param.watch(self._pace, ["playing", "speed"])
@@ -122,7 +125,7 @@ class Player(pn.viewable.Viewer):
         # On a phone the badges sit far below; a strip of them right under the player shows what each step
         # does to them (the CSS shows it only on narrow screens).
         strip = badge_strip_html(s.trace, s.tick, s.outcome, always=self.badges_always)
-        keys = not self.badges_always  # the embed keeps its height down; the full page names the keys
+        keys = self.keys and not self.badges_always  # the embed and presenter keep their height down
         self.html.html = player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS), keys) + strip
 
     def act(self, action: str, value: str = "") -> None:

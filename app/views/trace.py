@@ -54,7 +54,7 @@ class TraceView(pn.viewable.Viewer):
     compact = param.Boolean(default=False, doc="Only the diagram (the embed's layout).")
     lifecycles_only = param.Boolean(default=False, doc="Only the three lifecycles (a figure embed).")
     words_apart = param.Boolean(default=False, doc="Leave the words (``self.now``) for the page to place.")
-    large = param.Boolean(default=False, doc="Larger labels on the timeline (presenter mode).")
+    large = param.Boolean(default=False, doc="A larger diagram (presenter mode).")
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -104,7 +104,7 @@ class TraceView(pn.viewable.Viewer):
         )
 
     def _redraw_diagram(self, *events) -> None:
-        self.diagram.html = self._lead + diagram_html(self.state.trace, self.state.tick)
+        self.diagram.html = self._lead + diagram_html(self.state.trace, self.state.tick, large=self.large)
 
     def __panel__(self):
         return self._layout

@@ -74,6 +74,14 @@ def test_presenter_mode_fits_one_screen_and_every_control_takes_the_keyboard(
             assert box["x"] + box["width"] <= width, (what, box)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert float(page.evaluate("getComputedStyle(document.documentElement).fontSize")[:-2]) >= 17
+        if width >= 1920:  # the back of the room: every word of the diagram at 24 px or more
+            smallest = page.evaluate(
+                """() => { const svg = window.__diagram;
+                  const scale = svg.getBoundingClientRect().width / svg.width.baseVal.value;
+                  return Math.min(...[...svg.querySelectorAll("text")].map(
+                    (t) => parseFloat(getComputedStyle(t).fontSize) * scale)); }"""
+            )
+            assert smallest >= 24, smallest
         reached = set()
         for _ in range(45):
             page.keyboard.press("Tab")
