@@ -1,7 +1,7 @@
 """Where a served session's memory goes once the session has ended. Figures printed, nothing asserted.
 
     .venv/bin/python benchmarks/session_memory.py [--sessions 200] [--link "?preset=main"] [--no-tracemalloc]
-                                                  [--keep-views]
+                                                  [--keep-views] [--wait 40]
 
 Runs the server exactly as ``./dev serve`` does (``panel serve app/explainer.py --setup app/serving.py``
 under ``PYTHONMALLOC=malloc``) but in a process that, when asked (SIGUSR1), writes what it holds: live
@@ -160,6 +160,8 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=200, choices=range(1, 5001), metavar="1..5000")
     parser.add_argument("--link", default="", help="the query every session opens, e.g. ?preset=main")
     parser.add_argument("--no-tracemalloc", action="store_true", help="count types only (faster)")
+    parser.add_argument("--wait", type=int, default=DISCARD_WAIT, choices=range(20, 601), metavar="20..600",
+                        help="seconds to let the server discard the ended sessions (default 40)")  # fmt: skip
     parser.add_argument("--keep-views", action="store_true", help="leave Panel's view registry as it is")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -196,7 +198,7 @@ def main() -> None:
         for _ in range(args.sessions):
             open_session()
         took = time.perf_counter() - start
-        time.sleep(DISCARD_WAIT)
+        time.sleep(args.wait)
         rss_after = rss_mb(server.pid)
         second = picture(server)
     finally:

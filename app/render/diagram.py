@@ -457,7 +457,7 @@ def diagram_html(trace: dict, tick: int, legend: bool = True, large: bool = Fals
     caption = tick_caption(trace, tick)
     key = legend_html() if legend else ""
     return (
-        f'<figure class="diagram-figure{" large" if large else ""}"><p class="tick-caption" aria-live="polite">'
-        f"<strong>t{tick}.</strong> {escape(caption)}</p>"
+        f'<figure class="diagram-figure{" large" if large else ""}">'
+        f'<p class="tick-caption" aria-live="polite"><strong>t{tick}.</strong> {escape(caption)}</p>'
         f"{diagram_svg(trace, tick, caption, large)}{key}</figure>"
     )
