@@ -8,7 +8,8 @@ claim about the trace after ``|``; the tour never stores which answer is right, 
 - ``no event KIND``: none does;
 - ``never KIND``: none happens at any tick of the run.
 
-A step is well posed when exactly one answer's claim holds (tests/app/test_tour.py checks every step).
+A step is well posed when exactly one answer's claim holds, and each wrong answer says why not in a
+sentence whose own claim holds (tests/app/test_tour.py checks every step).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ class TourError(ValueError):
 class Answer:
     text: str
     claim: str
+    why: str = ""  # for a wrong answer: why not, in a sentence
+    why_claim: str = ""  # what in the trace bears that sentence out
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,13 @@ def _step(heading: str, body: str) -> Step:
             if not sep:
                 raise TourError(f"tour step {heading!r}: an answer needs ' | claim': {line!r}")
             answers.append(Answer(text.strip(), claim.strip()))
+        elif line.lstrip().startswith("why: "):
+            why, sep, claim = line.lstrip().removeprefix("why: ").rpartition(" | ")
+            if not (sep and answers):
+                raise TourError(
+                    f"tour step {heading!r}: 'why:' follows an answer and ends '| claim': {line!r}"
+                )
+            answers[-1] = Answer(answers[-1].text, answers[-1].claim, why.strip(), claim.strip())
         elif line.strip():
             watch.append(line.strip())
     if not (number.isdigit() and link and link.startswith("?") and ask is not None and question):

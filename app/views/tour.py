@@ -93,7 +93,7 @@ class TourPanel(pn.viewable.Viewer):
         elif self.chosen in right:
             opening = "<b>Right.</b>"
         else:
-            opening = "<b>Not quite.</b>"
+            opening = f"<b>Not quite.</b> {escape(step.answers[self.chosen].why)}"
         answer = "; ".join(escape(step.answers[n].text) for n in right)
         happened = "".join(f"<li>{escape(line)}</li>" for line in what_happened(self.state.trace, step.ask))
         self.verdict = (

@@ -29,6 +29,18 @@ def test_exactly_one_answer_is_borne_out_by_the_trace(step):
     assert what_happened(state.trace, step.ask)
 
 
+@pytest.mark.parametrize("step", STEPS, ids=lambda s: f"step{s.number}")
+def test_each_wrong_answer_says_why_not_and_the_trace_bears_it_out(step):
+    state = ReaderState()
+    state.apply_query(f"?tour={step.number}")
+    right = right_answers(step, state.trace)
+    for n, answer in enumerate(step.answers):
+        if n in right:
+            continue
+        assert answer.why.endswith(".") and len(answer.why.split()) >= 8, answer.text
+        assert holds(answer.why_claim, state.trace, step.ask), (answer.why, answer.why_claim)
+
+
 def test_the_article_s_claims_are_the_answers_the_model_gives():
     """Cross-check a few steps against the article (not against the tour's own claims)."""
     by_title = {s.title: s for s in STEPS}
@@ -70,6 +82,7 @@ def test_the_panel_says_right_or_not_quite_and_steps_to_the_tick():
     panel._act("answer", str(1 - right))
     panel._act("check", "")
     assert "Not quite." in panel.verdict and step.answers[right].text in panel.verdict
+    assert step.answers[1 - right].why.replace("'", "&#x27;") in panel.verdict  # why that answer is not it
     panel._act("answer", "99")  # not an answer of this step: ignored
     assert panel.chosen == 1 - right
 
