@@ -74,6 +74,7 @@ class ExplainerApp:
             return self._present_layout()
         if self.state.embed:
             return self._embed_layout()
+        self.player.keys = False  # named under "How to read the diagram": the diagram needs the height
         main = pn.Column(
             self.tour_slot,
             self.player,

@@ -57,7 +57,7 @@ SEND = {
 }
 # Geometry, in px: a past tick's column, a line of text, a row's padding, the top margin, generous widths
 # of a character (plain, bold) and of a mark before its words.
-PAST, LINE, PAD, TOP, CHAR, BOLD, MARK_WIDTH = 26, 15, 3, 16, 6.8, 8.0, 17
+PAST, LINE, PAD, TOP, CHAR, BOLD, MARK_WIDTH = 26, 14, 3, 16, 6.8, 8.0, 17
 WRAP = 32  # characters a line of the current column holds
 
 
@@ -258,7 +258,7 @@ def diagram_svg(trace: dict, tick: int, caption: str = "", large: bool = False) 
     at = layout_of(trace, tick)
     frame = trace["ticks"][tick]
     label = f"Space-time diagram at t{tick}. {caption}".strip()
-    height, body = at.bottom + 24, at.width - at.name_width
+    height, body = at.bottom + 20, at.width - at.name_width
     names = [_svg(0, at.name_width, height, "diagram diagram-names", 'aria-hidden="true"'), *_rows(at, frame)]
     ticks = [
         _svg(at.name_width, body, height, "diagram", f'role="img" aria-label="{escape(label)}"'),
@@ -317,7 +317,7 @@ def _axis(at: Layout, end: int, tick: int) -> list[str]:
         css = "tick now-tick" if t == tick else ("tick later" if t > tick else "tick")
         anchor = "start" if t == tick else "middle"
         out.append(
-            f'<text class="{css}" x="{x:.1f}" y="{at.bottom + 16:.1f}" text-anchor="{anchor}">t{t}</text>'
+            f'<text class="{css}" x="{x:.1f}" y="{at.bottom + 15:.1f}" text-anchor="{anchor}">t{t}</text>'
         )
     return out
 
@@ -442,6 +442,9 @@ def _section(event: dict, frame: dict, trace: dict) -> str:
         if event["label"] == "admit #1":
             return "admission first"
         return "admission" if trace["switches"].get("fencing") == "on" else "admission unfenced"
+    if event["kind"] == "post-applied":
+        answered = any(e["kind"] == "confirmed" and e["lane"] == event["lane"] for e in frame["events"])
+        return "post-applied confirmed" if answered else "post-applied"
     if event["kind"] == "model-call":
         journaled = any(e["actor"] == "journal" and e["lane"] == event["lane"] for e in frame["events"])
         if journaled:

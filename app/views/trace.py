@@ -8,6 +8,7 @@ import panel as pn
 import param
 
 from app.content import caption_html
+from app.render.controls import KEYS_LINE
 from app.render.diagram import diagram_html
 from app.render.lifecycles import lifecycle_svg
 from app.render.records import records_html
@@ -24,6 +25,14 @@ def now_html(frame: dict) -> str:
     )
     lines = lines or "<li>nothing happens</li>"
     return f'<div aria-live="polite"><h3>At t{frame["tick"]}</h3><ul>{lines}</ul></div>'
+
+
+def how_to_read_html() -> str:
+    """The diagram's key in words and the player's keys, folded under a summary line."""
+    return (
+        '<details class="how-to-read"><summary>How to read the diagram</summary>'
+        f"{caption_html('timeline')}{KEYS_LINE}</details>"
+    )
 
 
 def lifecycles_html(trace: dict, tick: int, animate: bool = False) -> str:
@@ -64,13 +73,14 @@ class TraceView(pn.viewable.Viewer):
         else:
             # The diagram draws itself through a small browser component, which keeps the current tick in view
             # when the strip scrolls sideways (a phone); a click on it may later change the story.
-            self._lead = "" if self.compact else caption_html("timeline")
             self.diagram = ActionHTML(lambda action, value: None, sizing_mode="stretch_width")
             self.state.param.watch(self._redraw_diagram, ["trace", "tick"])
             self._redraw_diagram()
             self.now = self._bound(lambda trace, tick: now_html(trace["ticks"][tick]), "now")
             # The embed leaves out the list of the tick's events: the diagram writes every one out.
             panes = [self.diagram] + ([] if self.words_apart or self.compact else [self.now])
+            if not self.compact:  # how to read it, folded: the diagram itself belongs on the first screen
+                panes.insert(0, pn.pane.HTML(how_to_read_html(), sizing_mode="stretch_width", margin=0))
         if not (self.compact or self.lifecycles_only):
             lifecycles_lead, records_lead = (
                 caption_html("lifecycles", "lifecycles"),
@@ -104,7 +114,7 @@ class TraceView(pn.viewable.Viewer):
         )
 
     def _redraw_diagram(self, *events) -> None:
-        self.diagram.html = self._lead + diagram_html(self.state.trace, self.state.tick, large=self.large)
+        self.diagram.html = diagram_html(self.state.trace, self.state.tick, large=self.large)
 
     def __panel__(self):
         return self._layout

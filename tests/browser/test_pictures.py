@@ -94,3 +94,25 @@ def test_the_served_diagram_is_the_renderers_and_shows_the_current_tick(explaine
             diagram_html(trace, tick),
         )
         assert served == same, (preset, tick)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_first_screen_at_1280_by_800_tells_the_story(explainer, preset):
+    """Without scrolling: the chapters, the player, the whole diagram (every row) and every badge."""
+    page = explainer.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    trace = trace_dict(run(Switches(**PRESETS[preset])))
+    for tick in (8, trace["end_tick"]):
+        explainer.open(f"?preset={preset}&tick={tick}")
+        explainer.wait_tick(tick)
+        page.wait_for_timeout(400)
+        page.evaluate(FIND_DIAGRAM)
+        boxes = {
+            "diagram": page.evaluate("(() => { const r = window.__diagram.getBoundingClientRect();"
+                                     " return {x: r.x, y: r.y, width: r.width, height: r.height}; })()"),
+            "badges": page.locator("ul.badges:visible").first.bounding_box(),
+            "player": page.locator(".tick-now").bounding_box(),
+            "chapters": page.get_by_role("button", name="Everything off").bounding_box(),
+        }  # fmt: skip
+        for what, box in boxes.items():
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 800, (preset, tick, what, box)
