@@ -37,41 +37,39 @@ def engines_html(data: dict) -> str:
             '<th scope="col">the model, for the matching switches</th><th '
             'scope="col">verdict</th></tr></thead><tbody>'
         )
-        for row in rows:
-            switches = ", ".join(
-                f"{k} {v}"
-                for k, v in row["switches"].items()
-                if k in ("silent", "checkpoints", "change", "pins", "post_key", "fencing", "poster")
-            )
-            if row["compared"]:
-                seen = "; ".join(
-                    f"{FIELD_WORDS.get(f, f)}: {_value(f, row['observed'][f])}" for f in row["compared"]
-                )
-                said = "; ".join(
-                    f"{FIELD_WORDS.get(f, f)}: {_value(f, row['model'][f])}" for f in row["compared"]
-                )
-                verdict = "✔ matches" if row["matches"] else "✖ differs"
-            else:
-                o = row["observed"]
-                seen = (
-                    f"stale worker's writes that landed: {o['stale_store_writes_landed']}; it finished: "
-                    f"{'yes' if o['stale_worker_finished'] else 'no'}; more calls: "
-                    f"{o['stale_calls_after_continue']}; "
-                    f"new posts: {o['posts_after_continue']}"
-                )
-                said = "; ".join(
-                    f"{k}: {v['stale_writes_rejected']} stale write(s) rejected, "
-                    f"{v['stale_writes_applied']} applied"
-                    for k, v in row["model"].items()
-                )
-                verdict = f"closest: fencing {row['matching_fencing']}"
-            note = f'<div class="note">{escape(row["note"])}</div>' if row["note"] else ""
-            out.append(
-                f'<tr><th scope="row">{escape(ENGINE_NAMES.get(row["engine"], row["engine"]))}</th>'
-                f"<td>{escape(row['variant'])}</td>"
-                f"<td>{escape(seen)}{note}</td><td>{escape(said)}<div "
-                f'class="note">{escape(switches)}</div></td>'
-                f"<td><strong>{escape(verdict)}</strong></td></tr>"
-            )
+        out += [_engine_row(row) for row in rows]
         out.append("</tbody></table>")
     return "".join(out)
+
+
+def _engine_row(row: dict) -> str:
+    """One engine's run of a scenario: what it did, what the model says for those switches, the verdict."""
+    switches = ", ".join(
+        f"{k} {v}"
+        for k, v in row["switches"].items()
+        if k in ("silent", "checkpoints", "change", "pins", "post_key", "fencing", "poster")
+    )
+    if row["compared"]:
+        seen = "; ".join(f"{FIELD_WORDS.get(f, f)}: {_value(f, row['observed'][f])}" for f in row["compared"])
+        said = "; ".join(f"{FIELD_WORDS.get(f, f)}: {_value(f, row['model'][f])}" for f in row["compared"])
+        verdict = "✔ matches" if row["matches"] else "✖ differs"
+    else:
+        o = row["observed"]
+        seen = (
+            f"stale worker's writes that landed: {o['stale_store_writes_landed']}; it finished: "
+            f"{'yes' if o['stale_worker_finished'] else 'no'}; more calls: "
+            f"{o['stale_calls_after_continue']}; new posts: {o['posts_after_continue']}"
+        )
+        said = "; ".join(
+            f"{k}: {v['stale_writes_rejected']} stale write(s) rejected, {v['stale_writes_applied']} applied"
+            for k, v in row["model"].items()
+        )
+        verdict = f"closest: fencing {row['matching_fencing']}"
+    note = f'<div class="note">{escape(row["note"])}</div>' if row["note"] else ""
+    return (
+        f'<tr><th scope="row">{escape(ENGINE_NAMES.get(row["engine"], row["engine"]))}</th>'
+        f"<td>{escape(row['variant'])}</td>"
+        f"<td>{escape(seen)}{note}</td><td>{escape(said)}<div "
+        f'class="note">{escape(switches)}</div></td>'
+        f"<td><strong>{escape(verdict)}</strong></td></tr>"
+    )

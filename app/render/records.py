@@ -90,68 +90,67 @@ def _get(record: dict, path):
 def records_html(frame: dict, highlight: tuple | None = None) -> str:
     """Every store at this tick; rows written at this tick are marked new; ``highlight`` is a
     (store, index) pair that broke an invariant."""
-    tick = frame["tick"]
     parts = [
         f'<p class="epoch">Owner epoch <strong>{frame["epoch"]}</strong> · report <strong>'
         f"{frame['report']}</strong> (section 2 says {escape(frame['report_figure'])})</p>"
     ]
-    attempts = frame["attempts"]
-    if attempts:
-        parts.append(
-            '<div class="scroll" tabindex="0" role="region" aria-label="Attempts now">'
-            '<table class="records"><caption>Attempts now</caption><thead><tr>'
-        )
-        heads = ["attempt", "token", "pin", "state", "alive", "calls", "restored", "missed heartbeats"]
-        parts.append("".join(f'<th scope="col">{h}</th>' for h in heads) + "</tr></thead><tbody>")
-        for a in attempts:
-            parts.append(
-                "<tr>"
-                + "".join(
-                    _cell(v)
-                    for v in (
-                        f"#{a['attempt']}",
-                        a["token"],
-                        a["pin"],
-                        a["state"],
-                        a["alive"],
-                        a["calls"],
-                        a["restored"],
-                        a["missed_heartbeats"],
-                    )
-                )
-                + "</tr>"
-            )
-        parts.append("</tbody></table></div>")
+    if frame["attempts"]:
+        parts.append(_attempts_table(frame["attempts"]))
     for store, columns in COLUMNS.items():
-        rows = frame["records"][store]
-        parts.append(
-            f'<div class="scroll" tabindex="0" role="region" aria-label="{STORE_TITLES[store]}">'
-            f'<table class="records"><caption>{STORE_TITLES[store]} '
-            f"({len(rows)})</caption>"
-        )
-        if not rows:
-            parts.append('<tbody><tr><td class="none">empty</td></tr></tbody></table></div>')
-            continue
-        parts.append(
-            "<thead><tr>"
-            + "".join(f'<th scope="col">{h}</th>' for h, _ in columns)
-            + '<th scope="col"><span class="sr-only">marks</span></th></tr></thead><tbody>'
-        )
-        for index, record in enumerate(rows):
-            marks = []
-            if record.get("tick") == tick:
-                marks.append('<span class="tag new">new</span>')
-            if highlight == (store, index):
-                marks.append('<span class="tag broke">broke an invariant</span>')
-            cls = " ".join(
-                c
-                for c, on in (("new", record.get("tick") == tick), ("broke", highlight == (store, index)))
-                if on
-            )
-            parts.append(
-                f'<tr class="{cls}">'
-                + "".join(_cell(_get(record, path)) for _, path in columns)
-                + f"<td>{''.join(marks)}</td></tr>"
-            )
-        parts.append("</tbody></table></div>")
+        parts.append(_store_table(store, columns, frame["records"][store], frame["tick"], highlight))
     return "".join(parts)
+
+
+ATTEMPT_COLUMNS = ("attempt", "token", "pin", "state", "alive", "calls", "restored", "missed heartbeats")
+
+
+def _attempts_table(attempts: list[dict]) -> str:
+    head = "".join(f'<th scope="col">{h}</th>' for h in ATTEMPT_COLUMNS)
+    rows = "".join(
+        "<tr>"
+        + "".join(
+            _cell(v)
+            for v in (
+                f"#{a['attempt']}",
+                a["token"],
+                a["pin"],
+                a["state"],
+                a["alive"],
+                a["calls"],
+                a["restored"],
+                a["missed_heartbeats"],
+            )  # fmt: skip
+        )
+        + "</tr>"
+        for a in attempts
+    )
+    return (
+        '<div class="scroll" tabindex="0" role="region" aria-label="Attempts now">'
+        f'<table class="records"><caption>Attempts now</caption><thead><tr>{head}</tr></thead>'
+        f"<tbody>{rows}</tbody></table></div>"
+    )
+
+
+def _store_table(store: str, columns, rows: list[dict], tick: int, highlight: tuple | None) -> str:
+    """One store's records; a row written at this tick is marked new, the one that broke an invariant
+    is marked so (in words, not colour alone)."""
+    opening = (
+        f'<div class="scroll" tabindex="0" role="region" aria-label="{STORE_TITLES[store]}">'
+        f'<table class="records"><caption>{STORE_TITLES[store]} ({len(rows)})</caption>'
+    )
+    if not rows:
+        return opening + '<tbody><tr><td class="none">empty</td></tr></tbody></table></div>'
+    head = "".join(f'<th scope="col">{h}</th>' for h, _ in columns)
+    body = []
+    for index, record in enumerate(rows):
+        new, broke = record.get("tick") == tick, highlight == (store, index)
+        marks = ('<span class="tag new">new</span>' if new else "") + (
+            '<span class="tag broke">broke an invariant</span>' if broke else ""
+        )
+        cls = " ".join(c for c, on in (("new", new), ("broke", broke)) if on)
+        cells = "".join(_cell(_get(record, path)) for _, path in columns)
+        body.append(f'<tr class="{cls}">{cells}<td>{marks}</td></tr>')
+    return (
+        f'{opening}<thead><tr>{head}<th scope="col"><span class="sr-only">marks</span></th></tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )

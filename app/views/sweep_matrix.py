@@ -48,70 +48,9 @@ def matches(outcome: dict, wanted: str) -> bool:
 class SweepMatrix:
     def __init__(self, rows, on_choose) -> None:
         self.rows = rows
-        data = {k: [] for k in ("x", "y", "count", "shade", "detail", "index", "alpha")}
-        for n, row in enumerate(rows):
-            switches, outcome = row["switches"], row["outcome"]
-            broken = outcome["invariants_broken"]
-            data["x"].append(_words(switches, EVENTS))
-            data["y"].append(_words(switches, PROTECTIONS))
-            data["count"].append(str(len(broken)) + ("" if outcome["finished"] else "·"))
-            data["shade"].append(SHADES[len(broken)])
-            data["detail"].append(
-                f"{n + 1}. "
-                + ", ".join(f"{k} {v}" for k, v in switches.items())
-                + f"<br><b>breaks:</b> {', '.join(broken) or 'nothing'}"
-                + f"<br><b>finished:</b> {'yes' if outcome['finished'] else 'no'}"
-                + f" · model calls {outcome['model_calls']}"
-            )
-            data["index"].append(n)
-            data["alpha"].append(1.0)
+        data = _cells(rows)
         self.source = ColumnDataSource(data)
-        xs = list(dict.fromkeys(data["x"]))
-        ys = list(dict.fromkeys(data["y"]))
-        fig = figure(
-            x_range=FactorRange(*xs),
-            y_range=FactorRange(*reversed(ys)),
-            height=24 + 13 * len(ys) + 120,
-            sizing_mode="stretch_width",
-            min_width=560,
-            toolbar_location=None,
-            tools="",
-            x_axis_location="above",
-        )
-        fig.rect(
-            "x",
-            "y",
-            0.96,
-            0.9,
-            source=self.source,
-            fill_color="shade",
-            fill_alpha="alpha",
-            line_color=PALETTE["line"],
-            line_alpha="alpha",
-            selection_line_color=PALETTE["accent"],
-            selection_line_width=3,
-            nonselection_fill_alpha="alpha",
-            nonselection_line_alpha="alpha",
-        )
-        fig.text(
-            "x",
-            "y",
-            text="count",
-            source=self.source,
-            text_align="center",
-            text_baseline="middle",
-            text_font_size="9px",
-            text_alpha="alpha",
-        )
-        fig.add_tools(HoverTool(tooltips="<div style='max-width:420px'>@detail{safe}</div>"), TapTool())
-        fig.xaxis.major_label_orientation = 0.9
-        fig.xaxis.major_label_text_font_size = "9px"
-        fig.yaxis.major_label_text_font_size = "8px"
-        fig.grid.visible = False
-        fig.outline_line_color = None
-        fig.axis.axis_line_color = None
-        fig.axis.major_tick_line_color = None
-        self.figure = fig
+        self.figure = _figure(self.source, list(dict.fromkeys(data["x"])), list(dict.fromkeys(data["y"])))
         self._on_choose = on_choose
         self.source.selected.on_change("indices", self._chosen)
 
@@ -122,3 +61,58 @@ class SweepMatrix:
     def set_filter(self, wanted: str) -> None:
         self.source.data["alpha"] = [1.0 if matches(r["outcome"], wanted) else 0.15 for r in self.rows]
         self.source.data = dict(self.source.data)
+
+
+def _cells(rows) -> dict[str, list]:
+    """One cell per run: where it sits (events across, protections down), its count of broken invariants
+    (a dot when it did not finish), its shade and its detail."""
+    data: dict[str, list] = {k: [] for k in ("x", "y", "count", "shade", "detail", "index", "alpha")}
+    for n, row in enumerate(rows):
+        switches, outcome = row["switches"], row["outcome"]
+        broken = outcome["invariants_broken"]
+        data["x"].append(_words(switches, EVENTS))
+        data["y"].append(_words(switches, PROTECTIONS))
+        data["count"].append(str(len(broken)) + ("" if outcome["finished"] else "·"))
+        data["shade"].append(SHADES[len(broken)])
+        data["detail"].append(
+            f"{n + 1}. "
+            + ", ".join(f"{k} {v}" for k, v in switches.items())
+            + f"<br><b>breaks:</b> {', '.join(broken) or 'nothing'}"
+            + f"<br><b>finished:</b> {'yes' if outcome['finished'] else 'no'}"
+            + f" · model calls {outcome['model_calls']}"
+        )
+        data["index"].append(n)
+        data["alpha"].append(1.0)
+    return data
+
+
+def _figure(source: ColumnDataSource, xs: list[str], ys: list[str]):
+    """The matrix: a shaded rect and its count per cell, a tap chooses the run."""
+    fig = figure(
+        x_range=FactorRange(*xs),
+        y_range=FactorRange(*reversed(ys)),
+        height=24 + 13 * len(ys) + 120,
+        sizing_mode="stretch_width",
+        min_width=560,
+        toolbar_location=None,
+        tools="",
+        x_axis_location="above",
+    )
+    fig.rect(
+        "x", "y", 0.96, 0.9, source=source, fill_color="shade", fill_alpha="alpha",
+        line_color=PALETTE["line"], line_alpha="alpha", selection_line_color=PALETTE["accent"],
+        selection_line_width=3, nonselection_fill_alpha="alpha", nonselection_line_alpha="alpha",
+    )  # fmt: skip
+    fig.text(
+        "x", "y", text="count", source=source, text_align="center", text_baseline="middle",
+        text_font_size="9px", text_alpha="alpha",
+    )  # fmt: skip
+    fig.add_tools(HoverTool(tooltips="<div style='max-width:420px'>@detail{safe}</div>"), TapTool())
+    fig.xaxis.major_label_orientation = 0.9
+    fig.xaxis.major_label_text_font_size = "9px"
+    fig.yaxis.major_label_text_font_size = "8px"
+    fig.grid.visible = False
+    fig.outline_line_color = None
+    fig.axis.axis_line_color = None
+    fig.axis.major_tick_line_color = None
+    return fig

@@ -12,6 +12,7 @@ from app.render.handout import handout_html
 from app.render.outcome import badge_items, badges_html
 from app.state import FIGURES, SPEEDS, ReaderState
 from model import Switches, run, trace_dict
+from tests.conftest import ROOT
 
 
 def _trace(**switches):
@@ -83,3 +84,16 @@ def test_the_selfcheck_page_shows_each_digest_in_its_own_row():
     trace_row = html.split('<th scope="row">full main trace</th>')[1].split("</tr>")[0]
     assert "a" * 16 in sweep_row and "b" * 16 not in sweep_row
     assert "b" * 16 in trace_row and "a" * 16 not in trace_row
+
+
+def test_no_function_of_the_app_runs_over_fifty_lines():
+    """Small enough to read at once: a longer function is split by what it draws."""
+    import ast
+
+    long = []
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                if node.end_lineno - node.lineno + 1 > 50:
+                    long.append(f"{path.relative_to(ROOT)}:{node.name}")
+    assert long == []
