@@ -6,17 +6,23 @@ from __future__ import annotations
 
 from html import escape
 
-from app.content import heading, markdown_html, text, title_and_body
+from app.content import heading, markdown_html, sections, text, title_and_body
 from model.switches import SETTINGS, Role, allowed_values
+
+
+def value_words(setting: str, value: str) -> str:
+    """A switch's value as the reader reads it (content/values.md); its name stays in links."""
+    lines = dict(line.split(": ", 1) for line in sections("values")[setting].splitlines() if ": " in line)
+    return lines[value]
 
 
 def _option(setting: str, value: str, chosen: bool) -> str:
     mark = '<span class="mark" aria-hidden="true">●</span> ' if chosen else ""
     return (
         f'<button type="button" class="option{" chosen" if chosen else ""}" '
-        f'aria-pressed="{str(chosen).lower()}" '
+        f'aria-pressed="{str(chosen).lower()}" title="{setting}={value}" '
         f'data-action="set" data-value="{setting}={value}" '
-        f'data-key="{setting}={value}">{mark}{escape(value)}</button>'
+        f'data-key="{setting}={value}">{mark}{escape(value_words(setting, value))}</button>'
     )
 
 
@@ -31,8 +37,8 @@ def switch_html(setting: str, current: str, replaced: bool = False) -> str:
     )
     return (
         f'<div class="switch" role="group" aria-labelledby="label-{setting}">'
-        f'<div class="switch-label" id="label-{setting}"><strong>{escape(title)}</strong> '
-        f'<span class="switch-id">({setting})</span></div>'
+        f'<div class="switch-label" id="label-{setting}" title="{setting}"><strong>{escape(title)}</strong>'
+        "</div>"
         f'<div class="switch-doc">{markdown_html(doc)}</div>{note}'
         f'<div class="options switch-{setting}">{options}</div></div>'
     )

@@ -136,7 +136,10 @@ def test_the_switch_panel_sets_only_allowed_values(app):
     app.switches._act("set", "fencing=maybe")
     app.switches._act("set", "colour=red")
     assert app.state.switches() == Switches(fencing="off")
-    assert 'aria-pressed="true" data-action="set" data-value="fencing=off"' in app.switches.html.html
+    assert (
+        'aria-pressed="true" title="fencing=off" data-action="set" data-value="fencing=off"'
+        in app.switches.html.html
+    )
     assert "hidden>" in app.switches.html.html and 'aria-expanded="false"' in app.switches.html.html
     app.switches._act("advanced", "open")
     assert 'aria-expanded="true"' in app.switches.html.html
@@ -243,3 +246,19 @@ def test_no_caption_shows_literal_markdown():
     assert re.search(r"<em>computed\s+from</em>", caption_html("records")) and "<em>new</em>" in caption_html(
         "records"
     )
+
+
+def test_the_switches_read_as_words_not_as_names():
+    """A reader sees "one key per announcement", not per-operation; the name stays in the tooltip and in
+    links. Every value of every setting has its words."""
+    from app.render.controls import switches_html, value_words
+    from model.switches import ALL_SETTINGS, allowed_values
+
+    html = switches_html(Switches().to_dict(advanced=True), advanced_open=True)
+    for setting in ALL_SETTINGS:
+        for value in allowed_values(setting):
+            words = value_words(setting, value)
+            assert words and "-" not in words and "_" not in words, (setting, value)
+            assert f'title="{setting}={value}"' in html and f"{words}</button>" in html
+    visible = re.sub(r"<[^>]+>", " ", html)
+    assert "per-operation" not in visible and "(post_key)" not in visible

@@ -117,7 +117,7 @@ class ExplainerPage:
         self.page.locator(f"button.{button}").click()
 
     def switch(self, setting: str, value: str) -> None:
-        self.page.locator(f".switch-{setting}").get_by_role("button", name=value, exact=True).click()
+        self.page.locator(f'.switch-{setting} button[data-value="{setting}={value}"]').click()
 
     def reveal(self) -> None:
         """Ask for the ending before the last tick (the outcome keeps it back so a class can predict)."""
