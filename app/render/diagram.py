@@ -57,7 +57,7 @@ SEND = {
 }
 # Geometry, in px: a past tick's column, a line of text, a row's padding, the top margin, generous widths
 # of a character (plain, bold) and of a mark before its words.
-PAST, LINE, PAD, TOP, CHAR, BOLD, MARK_WIDTH = 26, 14, 3, 16, 6.8, 8.0, 17
+PAST, LINE, PAD, TOP, CHAR, BOLD, MARK_WIDTH = 26, 15, 1, 12, 6.8, 8.0, 17
 WRAP = 32  # characters a line of the current column holds
 
 
@@ -258,7 +258,7 @@ def diagram_svg(trace: dict, tick: int, caption: str = "", large: bool = False) 
     at = layout_of(trace, tick)
     frame = trace["ticks"][tick]
     label = f"Space-time diagram at t{tick}. {caption}".strip()
-    height, body = at.bottom + 20, at.width - at.name_width
+    height, body = at.bottom + 17, at.width - at.name_width
     names = [_svg(0, at.name_width, height, "diagram diagram-names", 'aria-hidden="true"'), *_rows(at, frame)]
     ticks = [
         _svg(at.name_width, body, height, "diagram", f'role="img" aria-label="{escape(label)}"'),
@@ -317,7 +317,7 @@ def _axis(at: Layout, end: int, tick: int) -> list[str]:
         css = "tick now-tick" if t == tick else ("tick later" if t > tick else "tick")
         anchor = "start" if t == tick else "middle"
         out.append(
-            f'<text class="{css}" x="{x:.1f}" y="{at.bottom + 15:.1f}" text-anchor="{anchor}">t{t}</text>'
+            f'<text class="{css}" x="{x:.1f}" y="{at.bottom + 13:.1f}" text-anchor="{anchor}">t{t}</text>'
         )
     return out
 
