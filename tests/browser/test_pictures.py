@@ -14,7 +14,7 @@ from app.render.diagram import diagram_html, diagram_svg
 from app.render.lifecycles import lifecycle_svg
 from app.state import PRESETS
 from model import Switches, all_switches, run, trace_dict
-from tests.browser.conftest import FIND_DIAGRAM
+from tests.browser.conftest import ARTIFACTS, FIND_DIAGRAM
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -88,6 +88,9 @@ def test_the_served_diagram_is_the_renderers_and_shows_the_current_tick(explaine
             }"""
         )
         assert unseen == [], (preset, tick, width)
+        if width < 1280:
+            ARTIFACTS.mkdir(exist_ok=True)
+            explainer.page.screenshot(path=ARTIFACTS / f"phone-{preset}-t{tick}.png", full_page=True)
         same = explainer.page.evaluate(
             """(html) => { const box = document.createElement("div"); box.innerHTML = html;
                            return box.querySelector('svg.diagram[role="img"]').outerHTML; }""",
@@ -114,5 +117,7 @@ def test_the_first_screen_at_1280_by_800_tells_the_story(explainer, preset):
             "player": page.locator(".tick-now").bounding_box(),
             "chapters": page.get_by_role("button", name="Everything off").bounding_box(),
         }  # fmt: skip
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=ARTIFACTS / f"chapter-{preset}-t{tick}-1280x800.png")
         for what, box in boxes.items():
             assert box["y"] >= 0 and box["y"] + box["height"] <= 800, (preset, tick, what, box)
