@@ -173,6 +173,14 @@ class ReaderState(_Settings):
         """The schedule values that differ from the switches' own (an override may repeat one)."""
         return self.schedule().differences(Schedule.of(self.switches()))
 
+    def set_switch(self, choice: str) -> bool:
+        """Set one switch from ``setting=value`` (what a control sends); anything else is ignored."""
+        setting, _, value = choice.partition("=")
+        if setting in ALL_SETTINGS and value in allowed_values(setting):
+            self.param.update(**{setting: value})
+            return True
+        return False
+
     def reset_schedule(self) -> None:
         """Back to the schedule the switches give: the article's."""
         self.param.update(**SCHEDULE_DEFAULTS)

@@ -18,8 +18,9 @@ import textwrap
 from dataclasses import dataclass
 from html import escape
 
-from app.content import sections
+from app.content import sections, titles
 from model.records import PROTECTED_STORES
+from model.switches import allowed_values
 from model.trace import MINOR_KINDS
 
 STORES = "stores"  # the protected stores share one row: they hold one epoch
@@ -188,8 +189,6 @@ def past_marks(trace: dict, tick: int) -> dict[tuple[int, str], tuple[str, str]]
 
 def breaches_at(trace: dict) -> dict[tuple[int, str], list[str]]:
     """The invariants broken at each (tick, row), by title."""
-    from app.content import titles  # the badges' titles
-
     names = titles("invariants")
     found: dict[tuple[int, str], list[str]] = {}
     for inv in trace["invariants"]:
@@ -259,7 +258,8 @@ def diagram_svg(trace: dict, tick: int, caption: str = "", large: bool = False) 
     frame = trace["ticks"][tick]
     label = f"Space-time diagram at t{tick}. {caption}".strip()
     height, body = at.bottom + 17, at.width - at.name_width
-    names = [_svg(0, at.name_width, height, "diagram diagram-names", 'aria-hidden="true"'), *_rows(at, frame)]
+    names = [_svg(0, at.name_width, height, "diagram diagram-names", 'role="group" aria-label="Rows"'),
+             *_rows(at, frame, trace.get("switches") or {})]  # fmt: skip
     ticks = [
         _svg(at.name_width, body, height, "diagram", f'role="img" aria-label="{escape(label)}"'),
         '<defs><marker id="diagram-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
@@ -295,19 +295,48 @@ def _bands(at: Layout) -> list[str]:
     ]
 
 
-def _rows(at: Layout, frame: dict) -> list[str]:
-    """The rows' names, with what each holds at this tick."""
+#: A row's name is a switch, as a node is in RaftScope: clicking it (or Enter on it) changes the story.
+ROW_SWITCH = {"report": "change", "controller": "pins", "attempt #1": "silent", STORES: "fencing",
+              "feed": "post_key", "newsletter": "newsletter"}  # fmt: skip
+
+
+def _rows(at: Layout, frame: dict, switches: dict[str, str]) -> list[str]:
+    """The rows' names, with what each holds at this tick; a name that is a switch says which."""
     out = _bands(at)
     for lane in at.lanes:
         name, holds = lane_name(lane, frame)
         x = at.name_width - 10
-        for css, words, line in (("lane", name, 0), ("holds", holds, 1)):
-            if words:
-                y = _line_y(at, lane, line)
-                out.append(
-                    f'<text class="{css}" x="{x:.1f}" y="{y:.1f}" text-anchor="end">{escape(words)}</text>'
-                )
+        texts = "".join(
+            f'<text class="{css}" x="{x:.1f}" y="{_line_y(at, lane, line):.1f}" text-anchor="end">'
+            f"{escape(words)}</text>"
+            for css, words, line in (("lane", name, 0), ("holds", holds, 1))
+            if words
+        )
+        if lane in ROW_SWITCH:  # the whole name cell takes the click, not only the letters
+            hit = (f'<rect class="hit" x="0" y="{at.top[lane]:.1f}" width="{at.name_width:.1f}" '
+                   f'height="{at.height[lane]:.1f}" fill="transparent" pointer-events="all"/>')  # fmt: skip
+            texts = _toggle(lane, switches, hit + texts)
+        out.append(texts)
     return out
+
+
+def _toggle(lane: str, switches: dict[str, str], drawn: str) -> str:
+    """A row's name as a button for its switch: the next value, in words, for the reader and the tooltip."""
+    from app.render.controls import value_words  # the switches' words, shared with the switch panel
+
+    setting = ROW_SWITCH[lane]
+    values = allowed_values(setting)
+    current = switches.get(setting, values[0])
+    following = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+    title = titles("switches").get(setting, setting)
+    said = f"{title}: now {value_words(setting, current) if current in values else current}; click for " + (
+        value_words(setting, following)
+    )
+    return (
+        f'<g class="row-switch" role="button" tabindex="0" data-action="set" '
+        f'data-value="{setting}={following}" aria-label="{escape(said)}"><title>{escape(said)}</title>'
+        f"{drawn}</g>"
+    )
 
 
 def _axis(at: Layout, end: int, tick: int) -> list[str]:

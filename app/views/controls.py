@@ -14,7 +14,7 @@ from app.render.outcome import badge_strip_html
 from app.state import PRESETS, SPEEDS
 from app.views.action_html import ActionHTML
 from model.schedule import FIELD_BY_ID, SCHEDULE_IDS
-from model.switches import ALL_SETTINGS, allowed_values
+from model.switches import ALL_SETTINGS
 
 
 class SwitchPanel(pn.viewable.Viewer):
@@ -38,9 +38,7 @@ class SwitchPanel(pn.viewable.Viewer):
         if action == "advanced":
             self.advanced_open = value == "open"
         elif action == "set":
-            setting, _, choice = value.partition("=")
-            if setting in ALL_SETTINGS and choice in allowed_values(setting):
-                self.state.param.update(**{setting: choice})
+            self.state.set_switch(value)
 
     def __panel__(self):
         return self.html

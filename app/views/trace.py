@@ -73,7 +73,7 @@ class TraceView(pn.viewable.Viewer):
         else:
             # The diagram draws itself through a small browser component, which keeps the current tick in view
             # when the strip scrolls sideways (a phone); a click on it may later change the story.
-            self.diagram = ActionHTML(lambda action, value: None, sizing_mode="stretch_width")
+            self.diagram = ActionHTML(self._on_diagram, sizing_mode="stretch_width")
             self.state.param.watch(self._redraw_diagram, ["trace", "tick"])
             self._redraw_diagram()
             self.now = self._bound(lambda trace, tick: now_html(trace["ticks"][tick]), "now")
@@ -112,6 +112,11 @@ class TraceView(pn.viewable.Viewer):
         return pn.pane.HTML(
             pn.bind(draw, s.param.trace, s.param.tick), sizing_mode="stretch_width", css_classes=[css]
         )
+
+    def _on_diagram(self, action: str, value: str) -> None:
+        """A row's name is a switch: clicking it changes the story (the same setting the panel sets)."""
+        if action == "set":
+            self.state.set_switch(value)
 
     def _redraw_diagram(self, *events) -> None:
         self.diagram.html = diagram_html(self.state.trace, self.state.tick, large=self.large)

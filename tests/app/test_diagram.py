@@ -122,3 +122,21 @@ def test_the_figure_carries_its_caption_for_readers_who_cannot_see_it():
     caption = tick_caption(chapter("main"), 8)
     assert 'aria-live="polite"' in html and caption.replace("'", "&#x27;") in html
     assert f'aria-label="Space-time diagram at t8. {caption}' in unescape(html).replace("&#x27;", "'")
+
+
+def test_a_rows_name_is_a_switch_that_changes_the_story():
+    """Clicking the stores' row turns fencing off (and on again); #1's row chooses what its silence was;
+    each names its switch and the value it will set, in words."""
+    from app.state import ReaderState
+    from app.views.trace import TraceView
+
+    state = ReaderState()
+    view = TraceView(state=state)
+    svg = diagram_svg(state.trace, 8)
+    assert 'data-value="fencing=off"' in svg and 'data-value="silent=crashed"' in svg
+    assert 'aria-label="Fencing: now on; click for off"' in svg
+    view._on_diagram("set", "fencing=off")
+    assert state.fencing == "off" and 'data-value="fencing=on"' in diagram_svg(state.trace, 8)
+    view._on_diagram("set", "fencing=maybe")  # not a value: ignored
+    view._on_diagram("set", "colour=red")
+    assert state.fencing == "off"

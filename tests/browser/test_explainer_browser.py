@@ -392,3 +392,16 @@ def test_a_figure_embed_shows_one_picture_with_the_player(explainer, view, shows
     explainer.wait_tick(14)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"figure-{view}.png"), full_page=True)
+
+
+def test_clicking_a_row_of_the_diagram_changes_the_story(explainer):
+    """As RaftScope lets a reader crash a node: the stores' row turns fencing off, by mouse and by key."""
+    page = explainer.page
+    explainer.open("?tick=8")
+    page.locator('g.row-switch[data-value="fencing=off"]').click()
+    expect(page.locator('g.row-switch[data-value="fencing=on"]')).to_have_count(1)
+    page.wait_for_url(re.compile(r"fencing=off"))
+    assert explainer.tick() == "t8"  # the same moment, another story
+    page.locator('g.row-switch[data-value="fencing=on"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator('g.row-switch[data-value="fencing=off"]')).to_have_count(1)

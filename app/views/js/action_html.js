@@ -40,9 +40,18 @@ export function render({ model }) {
     next.focus();
     send(next);
   });
+  // A button, or a part of a picture acting as one (role="button"): a row's name in the diagram.
+  const ACTIVE = 'button[data-action], [role="button"][data-action]';
   root.addEventListener("click", (event) => {
-    const button = event.target.closest("button[data-action]");
+    const button = event.target.closest(ACTIVE);
     if (button && root.contains(button)) send(button);
+  });
+  root.addEventListener("keydown", (event) => {
+    const part = event.target.closest('[role="button"][data-action]');
+    if (!part || (event.key !== "Enter" && event.key !== " ")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    send(part);
   });
   root.addEventListener("input", (event) => {
     if (event.target.matches("input[data-action]")) send(event.target);

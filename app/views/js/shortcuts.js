@@ -2,7 +2,7 @@
 const KEYS = {
   " ": "toggle", "ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last",
 };
-const INTERACTIVE = "input, textarea, select, button, [contenteditable], [role=slider], .bk-input";
+const INTERACTIVE = "input, textarea, select, button, [contenteditable], [role=slider], [role=button], .bk-input";
 export function render({ model }) {
   const onKey = (event) => {
     const action = KEYS[event.key];
