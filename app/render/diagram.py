@@ -306,22 +306,24 @@ def _rows(at: Layout, frame: dict, switches: dict[str, str]) -> list[str]:
     for lane in at.lanes:
         name, holds = lane_name(lane, frame)
         x = at.name_width - 10
-        texts = "".join(
-            f'<text class="{css}" x="{x:.1f}" y="{_line_y(at, lane, line):.1f}" text-anchor="end">'
-            f"{escape(words)}</text>"
+        # One text of two lines, so what it says reads as "stores epoch 42" (its button's name starts so).
+        lines = " ".join(
+            f'<tspan class="{css}" x="{x:.1f}" y="{_line_y(at, lane, line):.1f}">{escape(words)}</tspan>'
             for css, words, line in (("lane", name, 0), ("holds", holds, 1))
             if words
         )
+        texts = f'<text class="row-name" text-anchor="end">{lines}</text>'
         if lane in ROW_SWITCH:  # the whole name cell takes the click, not only the letters
             hit = (f'<rect class="hit" x="0" y="{at.top[lane]:.1f}" width="{at.name_width:.1f}" '
                    f'height="{at.height[lane]:.1f}" fill="transparent" pointer-events="all"/>')  # fmt: skip
-            texts = _toggle(lane, switches, hit + texts)
+            texts = _toggle(lane, switches, hit + texts, f"{name} {holds}".strip())
         out.append(texts)
     return out
 
 
-def _toggle(lane: str, switches: dict[str, str], drawn: str) -> str:
-    """A row's name as a button for its switch: the next value, in words, for the reader and the tooltip."""
+def _toggle(lane: str, switches: dict[str, str], drawn: str, shown: str) -> str:
+    """A row's name as a button for its switch: its name says what it shows (``shown``) and then, in
+    words, the switch and the value a click sets."""
     from app.render.controls import value_words  # the switches' words, shared with the switch panel
 
     setting = ROW_SWITCH[lane]
@@ -329,9 +331,8 @@ def _toggle(lane: str, switches: dict[str, str], drawn: str) -> str:
     current = switches.get(setting, values[0])
     following = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
     title = titles("switches").get(setting, setting)
-    said = f"{title}: now {value_words(setting, current) if current in values else current}; click for " + (
-        value_words(setting, following)
-    )
+    now = value_words(setting, current) if current in values else current
+    said = f"{shown}: {title} is {now}; click for {value_words(setting, following)}"
     return (
         f'<g class="row-switch" role="button" tabindex="0" data-action="set" '
         f'data-value="{setting}={following}" aria-label="{escape(said)}"><title>{escape(said)}</title>'

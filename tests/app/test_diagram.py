@@ -33,7 +33,7 @@ def test_a_write_carrying_token_41_bounces_off_a_store_at_epoch_42():
     """Main t8: #1's row holds token 41, the stores' epoch 42; #1's write leaves with 41 and the journal's
     refusal says 41 < 42, joined by an arrow."""
     svg = diagram_svg(chapter("main"), 8)
-    holds = texts(svg, "holds")
+    holds = [unescape(t) for t in re.findall(r'<tspan class="holds"[^>]*>(.*?)</tspan>', svg)]
     assert "token 41" in holds and "epoch 42" in holds
     items = written(svg)
     assert "writes s3 with token 41" in items and "journal refuses it: 41 < 42" in items
@@ -134,7 +134,7 @@ def test_a_rows_name_is_a_switch_that_changes_the_story():
     view = TraceView(state=state)
     svg = diagram_svg(state.trace, 8)
     assert 'data-value="fencing=off"' in svg and 'data-value="silent=crashed"' in svg
-    assert 'aria-label="Fencing: now on; click for off"' in svg
+    assert 'aria-label="stores epoch 42: Fencing is on; click for off"' in svg
     view._on_diagram("set", "fencing=off")
     assert state.fencing == "off" and 'data-value="fencing=on"' in diagram_svg(state.trace, 8)
     view._on_diagram("set", "fencing=maybe")  # not a value: ignored
