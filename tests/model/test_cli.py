@@ -143,9 +143,14 @@ def test_ctrl_c_ends_the_explorer_with_one_line_and_status_130():
         [sys.executable, "-m", "model", "explore", "--workers", "1"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    time.sleep(2)
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
+    try:
+        time.sleep(2)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:  # never leave an explorer running after the test (it ran on for minutes)
+            process.kill()
+            process.wait(timeout=30)
     assert process.returncode == 130
     assert err.strip() == "python3 -m model: interrupted"
 
