@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from app.content import sections
-from model.trace import ECHO_KINDS
+from app.render.diagram import tick_lines
 
 
 class TourError(ValueError):
@@ -113,6 +113,4 @@ def what_happened(trace: dict, tick: int) -> list[str]:
     """The asked tick in words, from the trace: who did what, as the page's "At tN" list says it."""
     if tick >= len(trace["ticks"]):
         return [f"the run ended at t{trace['end_tick']}"]
-    return [
-        f"{e['actor']}: {e['text']}" for e in trace["ticks"][tick]["events"] if e["kind"] not in ECHO_KINDS
-    ]
+    return tick_lines(trace, tick)

@@ -106,11 +106,14 @@ def _fields(event: dict, keys: dict[str, str]) -> dict[str, str]:
     """What a line about ``event`` may say: what it carried, in words, and who did it."""
     carried = event["carries"]
     parts, pin = carried.get("parts", ""), carried.get("pin", "none")
+    record = carried.get("record", "")
+    own = parts and parts.split()[0] == record  # a journal write of one section says its version itself
     return (
         dict.fromkeys(("token", "epoch", "record", "reads", "by"), "")
         | carried
         | {
-            "parts": f"· {_from(parts)}" if parts else "",
+            "record": _from(parts) if own else record,
+            "parts": f"· {_from(parts)}" if parts and not own else "",
             "part": _from(parts),
             "pinned": "no pin" if pin == "none" else f"pin {pin}",
             "recorded": "with no version" if pin == "none" else f"for {pin}",
@@ -494,3 +497,11 @@ def diagram_html(trace: dict, tick: int, legend: bool = True, large: bool = Fals
         f'<p class="tick-caption" aria-live="polite"><strong>t{tick}.</strong> {escape(caption)}</p>'
         f"{diagram_svg(trace, tick, caption, large)}{key}</figure>"
     )
+
+
+def tick_lines(trace: dict, tick: int) -> list[str]:
+    """The tick's events as the diagram writes them, each after its row's name ("#1: writes s3 with token
+    41"): the words a list beside the picture, or a verdict of the tour, reads out."""
+    frame = trace["ticks"][tick]
+    items, _ = items_of(frame, key_names(trace), breaches_at(trace))
+    return [f"{lane_name(item.lane, frame)[0]}: {item.words}" for item in items]

@@ -9,22 +9,18 @@ import param
 
 from app.content import caption_html
 from app.render.controls import KEYS_LINE
-from app.render.diagram import diagram_html
+from app.render.diagram import diagram_html, tick_lines
 from app.render.lifecycles import lifecycle_svg
 from app.render.records import records_html
 from app.views.action_html import ActionHTML
-from model.trace import ECHO_KINDS
 
 
-def now_html(frame: dict) -> str:
-    """The current tick's events in words, each with who did it."""
-    lines = "".join(
-        f"<li><strong>{escape(e['actor'])}</strong> {escape(e['text'])}</li>"
-        for e in frame["events"]
-        if e["kind"] not in ECHO_KINDS
+def now_html(trace: dict, tick: int) -> str:
+    """The current tick's events in words, each after its row (read out when the tick changes)."""
+    lines = (
+        "".join(f"<li>{escape(line)}</li>" for line in tick_lines(trace, tick)) or "<li>nothing happens</li>"
     )
-    lines = lines or "<li>nothing happens</li>"
-    return f'<div aria-live="polite"><h3>At t{frame["tick"]}</h3><ul>{lines}</ul></div>'
+    return f'<div aria-live="polite"><h3>At t{tick}</h3><ul>{lines}</ul></div>'
 
 
 def how_to_read_html() -> str:
@@ -76,7 +72,7 @@ class TraceView(pn.viewable.Viewer):
             self.diagram = ActionHTML(self._on_diagram, sizing_mode="stretch_width")
             self.state.param.watch(self._redraw_diagram, ["trace", "tick"])
             self._redraw_diagram()
-            self.now = self._bound(lambda trace, tick: now_html(trace["ticks"][tick]), "now")
+            self.now = self._bound(now_html, "now")
             # The embed leaves out the list of the tick's events: the diagram writes every one out.
             panes = [self.diagram] + ([] if self.words_apart or self.compact else [self.now])
             if not self.compact:  # how to read it, folded: the diagram itself belongs on the first screen

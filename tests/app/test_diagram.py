@@ -140,3 +140,17 @@ def test_a_rows_name_is_a_switch_that_changes_the_story():
     view._on_diagram("set", "fencing=maybe")  # not a value: ignored
     view._on_diagram("set", "colour=red")
     assert state.fencing == "off"
+
+
+def test_the_reader_s_lists_say_no_hex_ids():
+    """The list beside the picture and the tour's verdict read the diagram's words: no digest or key by
+    its hash (the Text view and the tooltips keep the detail)."""
+    from app.tour import what_happened
+    from app.views.trace import now_html
+
+    for name in PRESETS:
+        trace = chapter(name)
+        for frame in trace["ticks"]:
+            listed = now_html(trace, frame["tick"]) + " ".join(what_happened(trace, frame["tick"]))
+            assert not re.search(r"\b[0-9a-f]{8}\b", listed), (name, frame["tick"], listed)
+    assert "#1: writes s3 with token 41" in what_happened(chapter("main"), 8)

@@ -41,7 +41,7 @@ def draw_everything(trace: dict) -> None:
     for tick, frame in enumerate(trace["ticks"]):
         diagram_html(trace, tick)
         events_table_html(trace, tick)
-        now_html(frame)
+        now_html(trace, tick)
         records_html(frame, breach_record(trace, tick))
         for machine in trace["machines"]:
             lifecycle_svg(machine, frame)
