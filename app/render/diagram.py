@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from html import escape
 
 from app.content import sections, titles
+from app.render.controls import value_words
+from app.render.records import STORE_TITLES
 from model.records import PROTECTED_STORES
 from model.switches import allowed_values
 from model.trace import MINOR_KINDS
 
 STORES = "stores"  # the protected stores share one row: they hold one epoch
-STORE_WORDS = {"candidates": "candidate store", "acceptances": "acceptance log", "effects": "effect records"}
 #: The eight marks: (id, symbol, css class). A past cell shows the mark of its most telling event.
 MARKS = (
     ("broken", "▲", "bad"),
@@ -119,7 +120,7 @@ def _fields(event: dict, keys: dict[str, str]) -> dict[str, str]:
             "recorded": "with no version" if pin == "none" else f"for {pin}",
             "label": event["label"],
             "who": event["lane"].removeprefix("attempt "),
-            "store": STORE_WORDS.get(event["actor"], event["actor"]),
+            "store": STORE_TITLES.get(event["actor"], event["actor"]).lower(),
             "step": event["label"].rstrip("…"),
             "reason": event["text"].split(": ", 1)[-1],
             "key": keys.get(carried.get("key", "none"), "no key"),
@@ -202,7 +203,8 @@ def breaches_at(trace: dict) -> dict[tuple[int, str], list[str]]:
 
 @dataclass(frozen=True)
 class Layout:
-    """Where everything goes, the same for every tick of one trace (so stepping never moves the rows)."""
+    """Where everything goes at one tick, and what the run's drawing needs more than once: its keys'
+    names, its breaches, and the current tick's lines and messages."""
 
     lanes: list[str]
     top: dict[str, float]  # each row's top edge
@@ -212,6 +214,10 @@ class Layout:
     gutter: float  # the arrows' strip at the left of the current column
     width: float
     bottom: float
+    keys: dict[str, str]
+    broken: dict[tuple[int, str], list[str]]
+    items: list[Item]  # the current tick's lines
+    messages: list[tuple[str, str]]  # and its messages
 
     def x(self, t: int, tick: int) -> float:
         """The left edge of tick ``t``'s column when ``tick`` is the current one."""
@@ -228,6 +234,8 @@ def layout_of(trace: dict, tick: int) -> Layout:
     breaches = breaches_at(trace)
     for frame in trace["ticks"]:
         items, messages = items_of(frame, keys, breaches)
+        if frame["tick"] == tick:
+            now = (items, messages)
         for lane in lanes:
             if frame["tick"] == tick:
                 lines[lane] = max(2, sum(len(i.lines) for i in items if i.lane == lane))
@@ -245,7 +253,7 @@ def layout_of(trace: dict, tick: int) -> Layout:
     wide = gutter + MARK_WIDTH + CHAR * longest + 10
     name_width = BOLD * names + 18
     width = name_width + PAST * trace["end_tick"] + wide + 6
-    return Layout(lanes, top, height, name_width, wide, gutter, width, y)
+    return Layout(lanes, top, height, name_width, wide, gutter, width, y, keys, breaches, *now)
 
 
 SYMBOL = {mark: (symbol, css) for mark, symbol, css in MARKS}
@@ -272,7 +280,7 @@ def diagram_svg(trace: dict, tick: int, caption: str = "", large: bool = False) 
         f'height="{at.bottom - TOP + 6:.1f}"/>',
         *_axis(at, trace["end_tick"], tick),
         *_past(at, trace, tick),
-        *_current(at, trace, tick),
+        *_current(at, tick),
     ]
     return (
         f'<div class="diagram-rows{" large" if large else ""}">{"".join(names)}</svg>'
@@ -327,8 +335,6 @@ def _rows(at: Layout, frame: dict, switches: dict[str, str]) -> list[str]:
 def _toggle(lane: str, switches: dict[str, str], drawn: str, shown: str) -> str:
     """A row's name as a button for its switch: its name says what it shows (``shown``) and then, in
     words, the switch and the value a click sets."""
-    from app.render.controls import value_words  # the switches' words, shared with the switch panel
-
     setting = ROW_SWITCH[lane]
     values = allowed_values(setting)
     current = switches.get(setting, values[0])
@@ -363,7 +369,6 @@ def _line_y(at: Layout, lane: str, line: int) -> float:
 def _past(at: Layout, trace: dict, tick: int) -> list[str]:
     """The ticks before ``tick``: a mark per cell (its events in its tooltip) and a thin line per message."""
     out = []
-    broken = breaches_at(trace)
     for frame in trace["ticks"][:tick]:
         x = at.x(frame["tick"], tick) + PAST / 2
         pairs = {(e["lane"], receiver(e)) for e in frame["events"] if receiver(e) != e["lane"]}
@@ -377,7 +382,7 @@ def _past(at: Layout, trace: dict, tick: int) -> list[str]:
     for (t, lane), (mark, said) in past_marks(trace, tick).items():
         if lane not in at.top:
             continue
-        if (t, lane) in broken:
+        if (t, lane) in at.broken:
             mark = "broken"
         symbol, css = SYMBOL[mark]
         x = at.x(t, tick) + PAST / 2
@@ -388,12 +393,11 @@ def _past(at: Layout, trace: dict, tick: int) -> list[str]:
     return out
 
 
-def _current(at: Layout, trace: dict, tick: int) -> list[str]:
+def _current(at: Layout, tick: int) -> list[str]:
     """The current tick written out: each row's lines, and each message as an arrow between them."""
-    items, messages = items_of(trace["ticks"][tick], key_names(trace), breaches_at(trace))
     left = at.x(tick, tick)
     out, line_of, ends = [], dict.fromkeys(at.lanes, 0), {}
-    for item in items:
+    for item in at.items:
         if item.lane not in at.top:
             continue  # a row this tick does not show (a trace from elsewhere may name anything)
         y = _line_y(at, item.lane, line_of[item.lane])
