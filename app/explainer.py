@@ -133,7 +133,7 @@ class ExplainerApp:
         panel = pn.Column(self.switches, visible=False, sizing_mode="stretch_width")
         show.param.watch(lambda event: setattr(panel, "visible", event.new), "value")
         controls = pn.Column(show, panel, sizing_mode="stretch_width")
-        trace = TraceView(state=self.state, compact=True, words_apart=True, large=True)
+        trace = TraceView(state=self.state, compact=True, large=True)
         self.tour_slot.styles = {"font-size": "1.15rem"}  # 24 px and more on a 1920 wide projector
         main = pn.Column(self.player, trace, styles={"flex": "1 1 600px", "min-width": "400px"})
         # Beside the diagram (which writes out every event of the tick): the badges, and in the tour its

@@ -1,4 +1,4 @@
-"""The trace view: what happens at this tick in words, the timeline, the three lifecycles and the records."""
+"""The trace view: the diagram, what happens at this tick in words, the three lifecycles and the records."""
 
 from __future__ import annotations
 
@@ -51,14 +51,13 @@ def caption(name: str, title: str | None = None) -> pn.pane.HTML:
 
 
 class TraceView(pn.viewable.Viewer):
-    """The worked example at the current tick: what happens in words, the timeline, the three lifecycles
-    and the records. ``compact`` keeps the words and the timeline (the embed); ``lifecycles_only`` the
-    lifecycles (a figure embed). Each pane carries its own heading and caption: fewer components."""
+    """The worked example at the current tick: the diagram, what happens in words, the three lifecycles
+    and the records. ``compact`` keeps the diagram alone (the embed, presenter mode); ``lifecycles_only``
+    the lifecycles (a figure embed). Each pane carries its own heading and caption: fewer components."""
 
     state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
     compact = param.Boolean(default=False, doc="Only the diagram (the embed's layout).")
     lifecycles_only = param.Boolean(default=False, doc="Only the three lifecycles (a figure embed).")
-    words_apart = param.Boolean(default=False, doc="Leave the words (``self.now``) for the page to place.")
     large = param.Boolean(default=False, doc="A larger diagram (presenter mode).")
 
     def __init__(self, **params):
@@ -68,15 +67,16 @@ class TraceView(pn.viewable.Viewer):
             panes = [self._bound(lambda trace, tick: self._lifecycles(trace, tick), "lifecycles")]
         else:
             # The diagram draws itself through a small browser component, which keeps the current tick in view
-            # when the strip scrolls sideways (a phone); a click on it may later change the story.
+            # when the strip scrolls sideways (a phone) and sends a click on a row's name (a switch).
             self.diagram = ActionHTML(self._on_diagram, sizing_mode="stretch_width")
             self.state.param.watch(self._redraw_diagram, ["trace", "tick"])
             self._redraw_diagram()
-            self.now = self._bound(now_html, "now")
-            # The embed leaves out the list of the tick's events: the diagram writes every one out.
-            panes = [self.diagram] + ([] if self.words_apart or self.compact else [self.now])
-            if not self.compact:  # how to read it, folded: the diagram itself belongs on the first screen
-                panes.insert(0, pn.pane.HTML(how_to_read_html(), sizing_mode="stretch_width", margin=0))
+            panes = [self.diagram]
+            # The embed and presenter leave out how to read it and the list of the tick's events (the diagram
+            # writes every one out); the full page folds the first, so the diagram fits the first screen.
+            if not self.compact:
+                how = pn.pane.HTML(how_to_read_html(), sizing_mode="stretch_width", margin=0)
+                panes = [how, self.diagram, self._bound(now_html, "now")]
         if not (self.compact or self.lifecycles_only):
             lifecycles_lead, records_lead = (
                 caption_html("lifecycles", "lifecycles"),
