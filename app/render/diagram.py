@@ -13,13 +13,13 @@ Every word comes from the trace (the model's events and what they carried) and `
 
 from __future__ import annotations
 
-import string
 import textwrap
 from dataclasses import dataclass
 from html import escape
 
 from app.content import sections, titles
 from app.render.controls import value_words
+from app.render.names import key_names
 from app.render.records import STORE_TITLES
 from model.records import PROTECTED_STORES
 from model.switches import allowed_values
@@ -92,15 +92,6 @@ def receiver(event: dict) -> str:
     if event["actor"] == "feed":
         return "feed"
     return "controller" if event["kind"] in ("accepted", "refused") else event["lane"]
-
-
-def key_names(trace: dict) -> dict[str, str]:
-    """Operation keys by name instead of by hash: key A, key B, … in the order they are first sent."""
-    keys = [e["carries"]["key"] for f in trace["ticks"] for e in f["events"] if "key" in e["carries"]]
-    names = {}
-    for key in dict.fromkeys(k for k in keys if k != "none"):
-        names[key] = f"key {string.ascii_uppercase[len(names) % 26]}"
-    return names | {"none": "no key"}
 
 
 def _fields(event: dict, keys: dict[str, str]) -> dict[str, str]:
@@ -503,9 +494,18 @@ def diagram_html(trace: dict, tick: int, legend: bool = True, large: bool = Fals
     )
 
 
+def said(trace: dict, upto: int) -> list[list[tuple[str, str]]]:
+    """Each tick's events to ``upto``, as (row's name, the diagram's words): what a list beside the
+    picture, the text view or a verdict of the tour reads out, with no hash in sight."""
+    keys, broken = key_names(trace), breaches_at(trace)
+    out = []
+    for frame in trace["ticks"][: upto + 1]:
+        items, _ = items_of(frame, keys, broken)
+        out.append([(lane_name(item.lane, frame)[0], item.words) for item in items])
+    return out
+
+
 def tick_lines(trace: dict, tick: int) -> list[str]:
     """The tick's events as the diagram writes them, each after its row's name ("#1: writes s3 with token
-    41"): the words a list beside the picture, or a verdict of the tour, reads out."""
-    frame = trace["ticks"][tick]
-    items, _ = items_of(frame, key_names(trace), breaches_at(trace))
-    return [f"{lane_name(item.lane, frame)[0]}: {item.words}" for item in items]
+    41")."""
+    return [f"{who}: {what}" for who, what in said(trace, tick)[tick]]

@@ -7,15 +7,17 @@ from functools import cache
 from html import escape
 
 from app.render.lifecycle_layout import TEMPLATES, file_name, slug
+from app.render.names import hash_names
 from model.lifecycles import MACHINE_BY_NAME
 
 
-def _instance_label(machine: str, instance: str) -> str:
+def _instance_label(machine: str, instance: str, names: dict[str, str]) -> str:
+    """An instance as a reader knows it: "digest 1 (by #2)", "post of digest 1", "#2"."""
     if machine == "artifact":
         digest, _, by = instance.partition(" by ")
-        return f"{digest} ({by})"
+        return f"{names.get(digest, digest)} ({by})"
     if machine == "effect":
-        return f"post of {instance}"
+        return f"post of {names.get(instance, instance)}"
     return instance
 
 
@@ -30,13 +32,13 @@ def _beyond(machine: dict) -> bool:
     return len(machine["transitions"]) > len(article["transitions"])
 
 
-def _description(machine: dict, frame: dict) -> str:
+def _description(machine: dict, frame: dict, names: dict[str, str]) -> str:
     """Every instance's state and the move it just took, in words (the picture's text alternative)."""
     name, parts = machine["name"], []
     for instance, state in frame["lifecycles"].get(name, {}).items():
         just = [m for m in frame["moves"] if m["machine"] == name and m["instance"] == instance]
         moved = "; ".join(f"just moved {m['source'] or 'in'} → {m['target']} ({m['event']})" for m in just)
-        parts.append(f"{_instance_label(name, instance)}: {state}" + (f" ({moved})" if moved else ""))
+        parts.append(f"{_instance_label(name, instance, names)}: {state}" + (f" ({moved})" if moved else ""))
     return "; ".join(parts) or "nothing in this machine yet"
 
 
@@ -57,15 +59,18 @@ def _mover(svg: str, element_id: str) -> str:
     return svg[: group.end()] + dot + svg[group.end() :]
 
 
-def lifecycle_svg(machine: dict, frame: dict, animate: bool = False) -> str:
+def lifecycle_svg(
+    machine: dict, frame: dict, animate: bool = False, names: dict[str, str] | None = None
+) -> str:
     """One machine as Graphviz laid it out (app/lifecycles), with this frame's states and moves marked by
     CSS classes, titled with its question, and the instances in each state listed beneath as chips that
-    wrap (never cut off)."""
+    wrap (never cut off); ``names`` are the run's hashes by name (``app.render.names.hash_names``)."""
+    names = names or {}
     name = machine["name"]
     svg = _template(name, _beyond(machine))
     by_state: dict[str, list[str]] = {}
     for instance, state in frame["lifecycles"].get(name, {}).items():
-        by_state.setdefault(state, []).append(_instance_label(name, instance))
+        by_state.setdefault(state, []).append(_instance_label(name, instance, names))
     for state in by_state:
         svg = _mark(svg, f"state-{slug(state)}", "occupied")
     for move in (m for m in frame["moves"] if m["machine"] == name):
@@ -80,7 +85,7 @@ def lifecycle_svg(machine: dict, frame: dict, animate: bool = False) -> str:
     head = (
         f'<title id="lc-{name}-title">{escape(name.capitalize())} lifecycle: '
         f"{escape(machine['question'])}</title>"
-        f'<desc id="lc-{name}-desc">{escape(_description(machine, frame))}</desc>'
+        f'<desc id="lc-{name}-desc">{escape(_description(machine, frame, names))}</desc>'
     )
     svg = re.sub(r"(<svg [^>]*>)", lambda m: m.group(1) + head, svg, count=1)
     chips = "".join(
@@ -96,3 +101,10 @@ def lifecycle_svg(machine: dict, frame: dict, animate: bool = False) -> str:
         f'<div class="scroll" tabindex="0" role="region" aria-label="The {name} lifecycle">{svg}</div>'
         f'<ul class="chips" aria-hidden="true">{chips}</ul></figure>'
     )
+
+
+def lifecycles_html(trace: dict, tick: int, animate: bool = False) -> str:
+    """The three machines at ``tick``, side by side where the width allows."""
+    frame, names = trace["ticks"][tick], hash_names(trace)
+    drawn = "".join(lifecycle_svg(m, frame, animate, names) for m in trace["machines"])
+    return f'<div class="machines">{drawn}</div>'

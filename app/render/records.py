@@ -1,9 +1,12 @@
 """Every durable record at a tick, as tables; the rows written at this tick and the one that broke an
-invariant are marked in words as well as colour."""
+invariant are marked in words as well as colour. Hashes read as names ("digest 1", "key A", "s2 of v1",
+from ``app.render.names``); the hash itself is the cell's tooltip."""
 
 from __future__ import annotations
 
 from html import escape
+
+from app.render.names import hash_names
 
 STORE_TITLES = {
     "admissions": "Attempt records (admissions)",
@@ -16,14 +19,17 @@ STORE_TITLES = {
 }
 
 
-def _cell(value) -> str:
+def _cell(value, names: dict[str, str] | None = None) -> str:
+    names = names or {}
     if value is None:
         return '<td class="none">—</td>'
     if isinstance(value, bool):
         return f"<td>{'yes' if value else 'no'}</td>"
-    if isinstance(value, list):
-        return f"<td>{escape(', '.join(map(str, value)))}</td>"
-    return f"<td>{escape(str(value))}</td>"
+    values = value if isinstance(value, list) else [value]
+    named = [names.get(v, str(v)) if isinstance(v, str) else str(v) for v in values]
+    hashes = [v for v in values if isinstance(v, str) and v in names and names[v] != v]
+    title = f' title="{escape(", ".join(hashes))}"' if hashes else ""
+    return f"<td{title}>{escape(', '.join(named))}</td>"
 
 
 # The columns each record table shows, in order: (heading, how to get it from the record's dict).
@@ -32,15 +38,12 @@ COLUMNS = {
         ("attempt", "attempt"),
         ("token", "token"),
         ("pin", "pin"),
-        ("pin hash", "pin_hash"),
         ("purpose", "purpose"),
         ("tick", "tick"),
     ],
     "journal": [
         ("step", "step"),
-        ("input hash", "input_hash"),
-        ("result", "result"),
-        ("computed from", ("part", "computed_from")),
+        ("input read", "input_hash"),
         ("token", "token"),
         ("tick", "tick"),
     ],
@@ -87,9 +90,10 @@ def _get(record: dict, path):
     return record[path]
 
 
-def records_html(frame: dict, highlight: tuple | None = None) -> str:
-    """Every store at this tick; rows written at this tick are marked new; ``highlight`` is a
+def records_html(trace: dict, tick: int, highlight: tuple | None = None) -> str:
+    """Every store at ``tick``; rows written at this tick are marked new; ``highlight`` is a
     (store, index) pair that broke an invariant."""
+    frame, names = trace["ticks"][tick], hash_names(trace)
     parts = [
         f'<p class="epoch">Owner epoch <strong>{frame["epoch"]}</strong> · report <strong>'
         f"{frame['report']}</strong> (section 2 says {escape(frame['report_figure'])})</p>"
@@ -97,7 +101,7 @@ def records_html(frame: dict, highlight: tuple | None = None) -> str:
     if frame["attempts"]:
         parts.append(_attempts_table(frame["attempts"]))
     for store, columns in COLUMNS.items():
-        parts.append(_store_table(store, columns, frame["records"][store], frame["tick"], highlight))
+        parts.append(_store_table(store, columns, frame["records"][store], frame["tick"], highlight, names))
     return "".join(parts)
 
 
@@ -131,7 +135,9 @@ def _attempts_table(attempts: list[dict]) -> str:
     )
 
 
-def _store_table(store: str, columns, rows: list[dict], tick: int, highlight: tuple | None) -> str:
+def _store_table(
+    store: str, columns, rows: list[dict], tick: int, highlight: tuple | None, names: dict[str, str]
+) -> str:
     """One store's records; a row written at this tick is marked new, the one that broke an invariant
     is marked so (in words, not colour alone)."""
     opening = (
@@ -148,7 +154,7 @@ def _store_table(store: str, columns, rows: list[dict], tick: int, highlight: tu
             '<span class="tag broke">broke an invariant</span>' if broke else ""
         )
         cls = " ".join(c for c, on in (("new", new), ("broke", broke)) if on)
-        cells = "".join(_cell(_get(record, path)) for _, path in columns)
+        cells = "".join(_cell(_get(record, path), names) for _, path in columns)
         body.append(f'<tr class="{cls}">{cells}<td>{marks}</td></tr>')
     return (
         f'{opening}<thead><tr>{head}<th scope="col"><span class="sr-only">marks</span></th></tr></thead>'

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 from html import escape
 
-from model.trace import ECHO_KINDS
+from app.render.diagram import said
 
 
 def events_table_html(trace: dict, tick: int, caption: str = "") -> str:
-    """The trace as a table, up to ``tick``, for reading in order (and for screen readers)."""
+    """The trace as a table, up to ``tick``, for reading in order (and for screen readers), in the
+    diagram's words: a message is its sender's line, then the answer at its receiver."""
     rows = []
-    for frame in trace["ticks"][: tick + 1]:
-        for n, event in enumerate(e for e in frame["events"] if e["kind"] not in ECHO_KINDS):
+    for t_now, lines in enumerate(said(trace, tick)):
+        for n, (who, what) in enumerate(lines):
             # Every row names its tick for a screen reader; the eye sees it once per tick.
-            t = f"t{frame['tick']}" if n == 0 else f'<span class="sr-only">t{frame["tick"]}</span>'
-            cls = ' class="now"' if frame["tick"] == tick else ""
-            rows.append(
-                f'<tr{cls}><th scope="row">{t}</th><td>{escape(event["actor"])}</td>'
-                f"<td>{escape(event['text'])}</td></tr>"
-            )
+            t = f"t{t_now}" if n == 0 else f'<span class="sr-only">t{t_now}</span>'
+            cls = ' class="now"' if t_now == tick else ""
+            cells = f"<td>{escape(who)}</td><td>{escape(what)}</td>"
+            rows.append(f'<tr{cls}><th scope="row">{t}</th>{cells}</tr>')
     return (
         '<div class="scroll" tabindex="0" role="region" aria-label="What happened"><table class="events">'
         f"<caption>{escape(caption or f'What happened, t0 to t{tick}')}</caption>"

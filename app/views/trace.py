@@ -10,7 +10,7 @@ import param
 from app.content import caption_html
 from app.render.controls import KEYS_LINE
 from app.render.diagram import diagram_html, tick_lines
-from app.render.lifecycles import lifecycle_svg
+from app.render.lifecycles import lifecycles_html
 from app.render.records import records_html
 from app.views.action_html import ActionHTML
 
@@ -29,12 +29,6 @@ def how_to_read_html() -> str:
         '<details class="how-to-read"><summary>How to read the diagram</summary>'
         f"{caption_html('timeline')}{KEYS_LINE}</details>"
     )
-
-
-def lifecycles_html(trace: dict, tick: int, animate: bool = False) -> str:
-    frame = trace["ticks"][tick]
-    drawn = "".join(lifecycle_svg(m, frame, animate) for m in trace["machines"])
-    return f'<div class="machines">{drawn}</div>'
 
 
 def breach_record(trace: dict, tick: int) -> tuple | None:
@@ -87,9 +81,7 @@ class TraceView(pn.viewable.Viewer):
             )
             panes.append(
                 self._bound(
-                    lambda trace, tick: (
-                        records_lead + records_html(trace["ticks"][tick], breach_record(trace, tick))
-                    ),
+                    lambda trace, tick: records_lead + records_html(trace, tick, breach_record(trace, tick)),
                     "records-view",
                 )
             )

@@ -171,7 +171,8 @@ def test_the_tab_registry_feeds_the_tabs_and_the_url(app):
 def test_text_view_lists_every_event_up_to_the_tick(app):
     app.apply_url("?tick=8")
     html = app.view("text").pane.object
-    assert "journal</td><td>rejects #1" in html and "t8" in html and "t9" not in html
+    assert "stores</td><td>journal refuses it: 41 &lt; 42" in html and "t8" in html and "t9" not in html
+    assert not re.search(r"\b[0-9a-f]{8}\b", html), "the reader's view names no hash"
 
 
 def test_a_notice_shows_the_readers_value_as_text_only(app):

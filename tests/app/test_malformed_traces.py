@@ -42,7 +42,7 @@ def draw_everything(trace: dict) -> None:
         diagram_html(trace, tick)
         events_table_html(trace, tick)
         now_html(trace, tick)
-        records_html(frame, breach_record(trace, tick))
+        records_html(trace, tick, breach_record(trace, tick))
         for machine in trace["machines"]:
             lifecycle_svg(machine, frame)
 

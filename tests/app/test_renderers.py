@@ -97,3 +97,23 @@ def test_no_function_of_the_app_runs_over_fifty_lines():
                 if node.end_lineno - node.lineno + 1 > 50:
                     long.append(f"{path.relative_to(ROOT)}:{node.name}")
     assert long == []
+
+
+HASH = re.compile(r"\b[0-9a-f]{8}\b")
+
+
+@pytest.mark.parametrize("preset", ["main", "pins-off", "no-key", "all-off"])
+def test_the_readers_records_lifecycles_and_text_name_no_hash(preset):
+    """Digests, keys and what a journal entry read are named ("digest 1", "key A", "s2 of v1"); the hash
+    is a tooltip only (a title attribute), never text on the page."""
+    from app.render.lifecycles import lifecycles_html
+    from app.render.records import records_html
+    from app.render.text import events_table_html
+    from app.state import PRESETS
+
+    trace = trace_dict(run(Switches(**PRESETS[preset])))
+    end = trace["end_tick"]
+    shown = records_html(trace, end) + lifecycles_html(trace, end) + events_table_html(trace, end)
+    assert "digest 1" in shown
+    assert ("key A" in shown) == (PRESETS[preset].get("post_key", "per-operation") != "none")
+    assert not HASH.search(re.sub(r'title="[^"]*"', "", shown))

@@ -10,6 +10,7 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
+from app.render.diagram import said
 from app.state import PRESETS
 from app.tour import right_answers, steps
 from model import Switches, run, trace_dict
@@ -117,10 +118,9 @@ def test_the_handout_is_two_a4_pages_with_the_run_in_words(page, explainer_url, 
     outcome = run(Switches()).outcome()
     trace = trace_dict(run(Switches()))
     assert "Switches: silent paused · fencing on" in text
-    for frame in trace["ticks"]:
-        for event in frame["events"]:
-            if event["kind"] not in ("write",):
-                assert event["text"] in text, event["text"]
+    for lines in said(trace, trace["end_tick"]):  # every event, in the diagram's words
+        for _who, what in lines:
+            assert what in text, what
     for invariant in INVARIANT_IDS:
         assert invariant not in outcome.invariants_broken
     assert text.count("held") >= len(INVARIANT_IDS) and "broken at t" not in text
