@@ -47,6 +47,7 @@ class ExplainerApp:
         self.badges = Badges(state=s)
         self.outcome = OutcomeView(state=s)
         self.shortcuts = Shortcuts(self._on_key)
+        s.param.watch(lambda e: setattr(self.shortcuts, e.name, e.new), ["tick", "group"])
         # The browser's print of any view gives the handout; kept in step with the run on show.
         self.print_handout = PrintHandout(html=self.handout(), css="\n".join(CSS))
         s.param.watch(lambda event: setattr(self.print_handout, "html", self.handout()), ["trace"])
@@ -166,8 +167,9 @@ class ExplainerApp:
         )
 
     def _figure_layout(self) -> pn.viewable.Viewable:
-        """One picture with the player, for an article that places its figures in its text."""
-        self.player.badges_always = self.state.view != "badges"
+        """One picture with a compact player (no speeds, no line of badges: each figure shows one thing
+        once), for an article that places its figures in its text."""
+        self.player.figure = True
         figure = {
             "timeline": lambda: TraceView(state=self.state, compact=True),
             "lifecycles": lambda: TraceView(state=self.state, lifecycles_only=True),
@@ -204,7 +206,8 @@ class ExplainerApp:
         elif action == "url" and isinstance(msg.get("search"), str):
             self.apply_url(msg["search"])
         else:
-            self.player.act(action)
+            value = msg.get("value")
+            self.player.act(action, value if isinstance(value, str) else "")
 
     def _push_url(self, *events) -> None:
         if self.state.playing or self._applying_url:

@@ -7,6 +7,7 @@ made from the model's declared settings (``model.switches.SETTINGS``), so a new 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
@@ -46,7 +47,7 @@ PRESETS: dict[str, dict[str, str]] = {
 AS_SWITCHES = ""
 SCHEDULE_DEFAULTS: dict[str, str] = dict.fromkeys(SCHEDULE_IDS, AS_SWITCHES)
 #: Flags that keep their meaning when a tour step sets the switches, the schedule and the tick.
-LAYOUT_FLAGS = ("embed", "present", "print")
+LAYOUT_FLAGS = ("embed", "present", "print", "group")
 #: The pictures an article can place in its text on their own (``?embed=1&view=timeline``), with the player.
 FIGURES = ("timeline", "lifecycles", "badges")
 MAX_TICK_DIGITS = 6  # longer is not a tick of any run; never handed to int()
@@ -87,6 +88,18 @@ def _one_of(allowed: tuple[str, ...], what: str) -> Callable[[str], str]:
     return read
 
 
+GROUP_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+def _group(value: str) -> str:
+    if GROUP_NAME.fullmatch(value):
+        return value
+    raise BadValue(
+        f"group must be 1 to 40 letters, digits, '-' or '_'; got {quoted(value)}, so this figure keeps its "
+        "own tick."
+    )
+
+
 def _bit(key: str) -> Callable[[str], bool]:
     def read(value: str) -> bool:
         if value in ("0", "1"):
@@ -107,6 +120,7 @@ URL_FLAGS: tuple[UrlFlag, ...] = (
     UrlFlag("tour", "tour", int, 0),
     UrlFlag("present", "present", _bit("present"), False),
     UrlFlag("print", "handout", _bit("print"), False),
+    UrlFlag("group", "group", _group, ""),
 )
 _FLAG = {f.key: f for f in URL_FLAGS}
 #: Every param a link can set: what the served page watches to keep its address in step.
@@ -144,6 +158,10 @@ class ReaderState(_Settings):
     tour = param.Integer(default=0, bounds=(0, None), doc="The guided tour's step on show (0: no tour).")
     present = param.Boolean(default=False, doc="Presenter mode: large type for a projector, one screen.")
     handout = param.Boolean(default=False, doc="The printable handout (?print=1): two A4 pages at most.")
+    group = param.String(
+        default="",
+        doc="Frames of one page that share a tick (?group=NAME): a step in one moves them all (same origin).",
+    )
 
     trace = param.Dict(precedence=-1, doc="The model's trace for the current switches (trace_dict).")
     outcome = param.Dict(precedence=-1, doc="The model's outcome for the current switches (Outcome.to_dict).")
@@ -224,6 +242,24 @@ class ReaderState(_Settings):
         self.playing = not self.playing
 
     # --- presets -----------------------------------------------------------------------------------
+
+    def player_action(self, action: str, value: str = "") -> bool:
+        """What a player's button, a key or the scrubber asks: first, back, forward, last, toggle (play or
+        pause), go (``value`` a tick), speed (``value`` one of SPEEDS). Anything else, or a value that is
+        no tick or speed, is ignored (False): it came from a browser."""
+        moves = {"first": -self.end_tick, "back": -1, "forward": 1, "last": self.end_tick}
+        if action in moves:
+            self.move_by(moves[action])
+        elif action == "toggle":
+            self.toggle_play()
+        elif action == "go" and value.isascii() and value.isdigit() and len(value) <= MAX_TICK_DIGITS:
+            self.playing = False
+            self.go(int(value))
+        elif action == "speed" and value in SPEEDS:
+            self.speed = value
+        else:
+            return False
+        return True
 
     def apply_preset(self, name: str) -> None:
         if name not in PRESETS:

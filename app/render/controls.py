@@ -94,7 +94,8 @@ PLAYER_BUTTONS = (
 
 
 def player_html(tick: int, end: int, playing: bool, speed: str, speeds: list[str], keys: bool = True) -> str:
-    """The player; ``keys`` adds the line that names the keyboard shortcuts."""
+    """The player; ``keys`` adds the line that names the keyboard shortcuts; no ``speeds``, no speed group
+    (a figure's compact player)."""
     buttons = []
     for action, icon, word in PLAYER_BUTTONS:
         if action == "toggle":
@@ -118,9 +119,14 @@ def player_html(tick: int, end: int, playing: bool, speed: str, speeds: list[str
         f'<label class="scrub"><span class="sr-only">Tick</span><input type="range" min="0" max="{end}" '
         'step="1" '
         f'value="{tick}" data-action="go" data-key="scrub" aria-valuetext="Tick t{tick} of t{end}"></label>'
-        f'<div class="speed" role="group" aria-label="Speed"><span '
-        f'class="speed-label">Speed</span>{speed_buttons}</div>'
-        "</div>" + (KEYS_LINE if keys else "")
+        + (
+            f'<div class="speed" role="group" aria-label="Speed"><span class="speed-label">Speed</span>'
+            f"{speed_buttons}</div>"
+            if speeds
+            else ""
+        )
+        + "</div>"
+        + (KEYS_LINE if keys else "")
     )
 
 
@@ -142,3 +148,11 @@ def tabs_html(tabs: list[tuple[str, str]], active: str) -> str:
         for tab, title in tabs
     )
     return f'<div class="tabs" role="tablist" aria-label="Views">{items}</div>'
+
+
+def notice_html(notices: list[str]) -> str:
+    """What was wrong with the link, as escaped text: a reader's value is never markup."""
+    if not notices:
+        return ""
+    items = "".join(f"<li>{escape(n)}</li>" for n in notices)
+    return f'<div class="notice" role="status"><strong>About this link:</strong><ul>{items}</ul></div>'

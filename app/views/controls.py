@@ -9,7 +9,7 @@ import panel as pn
 import param
 
 from app.content import heading, markdown_html, text
-from app.render.controls import player_html, presets_html, switches_html
+from app.render.controls import notice_html, player_html, presets_html, switches_html
 from app.render.outcome import badge_strip_html
 from app.state import PRESETS, SPEEDS
 from app.views.action_html import ActionHTML
@@ -108,11 +108,12 @@ class Player(pn.viewable.Viewer):
     keys = param.Boolean(
         default=True, doc="Name the keyboard keys under the player (not in a compact layout)."
     )
+    figure = param.Boolean(default=False, doc="Only the buttons and the scrubber (a figure's player).")
 
     def __init__(self, **params):
         super().__init__(**params)
         self.html = ActionHTML(self.act, sizing_mode="stretch_width")
-        self.param.watch(self._redraw, ["badges_always", "keys"])
+        self.param.watch(self._redraw, ["badges_always", "keys", "figure"])
         self._callback = None
         self.state.param.watch(self._redraw, ["tick", "trace", "playing", "speed"])
         self.state.param.watch(self._pace, ["playing", "speed"])
@@ -122,23 +123,16 @@ class Player(pn.viewable.Viewer):
         s = self.state
         # On a phone the badges sit far below; a strip of them right under the player shows what each step
         # does to them (the CSS shows it only on narrow screens).
+        if self.figure:
+            self.html.html = player_html(s.tick, s.end_tick, s.playing, s.speed, [], keys=False)
+            return
         strip = badge_strip_html(s.trace, s.tick, s.outcome, always=self.badges_always)
         keys = self.keys and not self.badges_always  # the embed and presenter keep their height down
         self.html.html = player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS), keys) + strip
 
     def act(self, action: str, value: str = "") -> None:
         """Do what a button, a key or the scrubber asked for."""
-        s = self.state
-        moves = {"first": -s.end_tick, "back": -1, "forward": 1, "last": s.end_tick}
-        if action in moves:
-            s.move_by(moves[action])
-        elif action == "toggle":
-            s.toggle_play()
-        elif action == "go" and value.isascii() and value.isdigit() and len(value) <= 4:
-            s.playing = False
-            s.go(int(value))
-        elif action == "speed" and value in SPEEDS:
-            s.speed = value
+        self.state.player_action(action, value)
 
     def _pace(self, *events) -> None:
         """Start, stop or re-time the timer that advances one tick while the player plays."""
@@ -154,11 +148,3 @@ class Player(pn.viewable.Viewer):
 
     def __panel__(self):
         return self.html
-
-
-def notice_html(notices: list[str]) -> str:
-    """What was wrong with the link, as escaped text: a reader's value is never markup."""
-    if not notices:
-        return ""
-    items = "".join(f"<li>{escape(n)}</li>" for n in notices)
-    return f'<div class="notice" role="status"><strong>About this link:</strong><ul>{items}</ul></div>'

@@ -3,6 +3,10 @@
 It draws nothing visible. It listens on the document for Space (play / pause), ← / → (step), Home / End
 (first / last tick), for the browser's back and forward buttons (popstate), and for the page being hidden
 (so playback pauses and burns no CPU nobody watches), and sends each to Python as a message.
+
+With ``?group=NAME`` it also keeps the frames of one host page on one tick: it announces each tick this
+page moves to on a BroadcastChannel of that name, and moves to the ticks the others announce (the channel
+reaches only pages of the same origin, which every frame of one site is).
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ JS = Path(__file__).with_name("js")  # the components' browser code, where a lin
 
 
 class Shortcuts(JSComponent):
+    tick = param.Integer(default=0, doc="The tick on show, announced to the page's group (if any).")
+    group = param.String(default="", doc="The group's name (?group=NAME), or none.")
+
     _esm = JS / "shortcuts.js"
 
     def __init__(self, on_action, **params):

@@ -91,6 +91,12 @@ def test_url_round_trip():
     assert other.switches() == state.switches() and other.tick == 11
 
 
+def test_a_group_of_figures_travels_in_the_link():
+    state = ReaderState()
+    assert state.apply_query("?embed=1&view=timeline&group=article-2&tick=3") == []
+    assert state.group == "article-2" and "group=article-2" in state.to_query()
+
+
 @pytest.mark.parametrize(
     "query,words",
     [
@@ -104,6 +110,7 @@ def test_url_round_trip():
         ("?silent_at=lunch", ["silent_at", "s1, s2, s3, s4, assemble, accept, post, none", "lunch"]),
         ("?threshold=0", ["threshold", "from 1 to 5"]),
         ("?correction_at=" + "9" * 5000, ["correction_at", "never", "more characters"]),
+        ("?group=my figures!", ["group", "letters, digits", "my figures!"]),
     ],
 )
 def test_bad_url_values_fall_back_with_a_notice(query, words):
@@ -207,6 +214,8 @@ def _another_value(state: ReaderState, name: str):
         return 3 if name != "tour" else 2
     if isinstance(p, param.Selector):
         return next((v for v in p.objects if v != current), None)
+    if isinstance(p, param.String):
+        return current + "x"
     return None
 
 

@@ -209,6 +209,46 @@ def test_inside_an_iframe_the_app_tells_its_parent_ready_height_and_url(page, ex
     )
 
 
+#: Per frame of the host page: its height, its content's (the page's root plus the 16 px the app adds for
+#: its margin), and whether the frame's document scrolls either way.
+FRAME_FIT = """() => [...document.querySelectorAll("iframe.figure")].map((frame) => {
+  const doc = frame.contentDocument, root = doc.querySelector(".explainer");
+  return {
+    src: frame.dataset.src, frame: frame.clientHeight,
+    content: root ? Math.ceil(root.getBoundingClientRect().height) + 16 : -1,
+    scrolls: doc.documentElement.scrollHeight > doc.documentElement.clientHeight + 1
+      || doc.documentElement.scrollWidth > doc.documentElement.clientWidth + 1,
+  };
+})"""
+
+
+def test_four_figure_embeds_fit_their_frames_at_once_and_move_together(page, explainer_url):
+    """An article with the README's snippet four times at 700 px (the whole embed, the diagram, the
+    lifecycles, the badges), none scrolled into view: each frame is its content's height within 10 px,
+    none scrolls, and with ?group= a step in one figure moves the other three."""
+    page.set_viewport_size({"width": 1000, "height": 800})
+    page.goto(explainer_url.replace("/explainer", "/pages/figures.html?group=article"))
+    page.wait_for_function(
+        "() => got.filter(m => m.type === 'durable-work-explainer:ready').length === 4",
+        timeout=90000,
+    )
+    page.wait_for_timeout(1500)  # the last height messages after the first drawing
+    fits = page.evaluate(FRAME_FIT)
+    assert len(fits) == 4
+    for fit in fits:
+        assert fit["content"] > 200, fit
+        assert abs(fit["frame"] - fit["content"]) <= 10, fit
+        assert not fit["scrolls"], fit
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "embed-figures-in-host.png"), full_page=True)
+    frames = [f for f in page.frames if f.parent_frame is not None]
+    diagram = next(f for f in frames if "view=timeline" in f.url)
+    for _ in range(3):
+        diagram.locator("button.forward").click()
+    for frame in frames:  # one player each, all at t3
+        expect(frame.locator(".tick-now")).to_have_text(["t3"], timeout=20000)
+
+
 def test_only_its_own_origin_and_named_hosts_may_frame_the_served_app(page, explainer_url):
     with urllib.request.urlopen(explainer_url, timeout=30) as response:
         assert response.headers["Content-Security-Policy"] == "frame-ancestors 'self'"

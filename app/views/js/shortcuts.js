@@ -51,6 +51,33 @@ export function render({ model }) {
     tell({ kind: "ready" });
     height();
   }
+  // ?group=NAME: the frames of one host page share a tick. The step a told tick causes here is not told
+  // back (a shorter chapter clamps it, and its echo would pull the frame that is playing back); a told
+  // tick that changes nothing here is forgotten after a second.
+  let channel = null;
+  let following = false;
+  let forget = null;
+  const joinGroup = () => {
+    if (channel) channel.close();
+    channel = null;
+    if (!model.group || typeof BroadcastChannel === "undefined") return;
+    channel = new BroadcastChannel(`durable-work-explainer:${model.group}`);
+    channel.onmessage = (event) => {
+      const tick = event.data && event.data.tick;
+      if (!Number.isInteger(tick) || tick < 0 || tick === model.tick) return;
+      following = true;
+      clearTimeout(forget);
+      forget = setTimeout(() => { following = false; }, 1000);
+      model.send_msg({ action: "go", value: String(tick) });
+    };
+  };
+  joinGroup();
+  model.on("group", joinGroup);
+  model.on("tick", () => {
+    if (channel && !following) channel.postMessage({ tick: model.tick });
+    following = false;
+  });
+  model.on("remove", () => channel && channel.close());
   const el = document.createElement("span");
   el.className = "shortcuts-ready";
   el.hidden = true;
