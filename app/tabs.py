@@ -1,31 +1,34 @@
 """The views a reader can open, in order: one registry feeds the state's ``tab`` param, the tab bar and
-the URL's ``tab=`` value. A new view is one line here and a ``Viewer`` under ``app/views``."""
+the URL's ``tab=`` value. A new view is one line here and a ``Viewer`` under ``app/views``.
+
+A view is named, not imported: the state (and the light explainer, which has no Panel) reads the ids
+without loading any view."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from app.views.compare import CompareView
-from app.views.explore import ExploreView
-from app.views.reading import EnginesView, GlossaryView, TextView
-from app.views.sweep import SweepView
-from app.views.trace import TraceView
+from importlib import import_module
 
 
 @dataclass(frozen=True)
 class Tab:
     id: str  # in the URL: ?tab=<id>
     title: str  # on the tab
-    view: type  # a Viewer taking the reader's state: view(state=...)
+    where: str  # "module:Class" of a Viewer taking the reader's state
+
+    @property
+    def view(self) -> type:
+        module, name = self.where.split(":")
+        return getattr(import_module(module), name)
 
 
 TABS: tuple[Tab, ...] = (
-    Tab("trace", "Trace", TraceView),
-    Tab("compare", "Compare", CompareView),
-    Tab("sweep", "All 864", SweepView),
-    Tab("explore", "Explore", ExploreView),
-    Tab("engines", "Real engines", EnginesView),
-    Tab("text", "Text view", TextView),
-    Tab("glossary", "Glossary", GlossaryView),
+    Tab("trace", "Trace", "app.views.trace:TraceView"),
+    Tab("compare", "Compare", "app.views.compare:CompareView"),
+    Tab("sweep", "All 864", "app.views.sweep:SweepView"),
+    Tab("explore", "Explore", "app.views.explore:ExploreView"),
+    Tab("engines", "Real engines", "app.views.reading:EnginesView"),
+    Tab("text", "Text view", "app.views.reading:TextView"),
+    Tab("glossary", "Glossary", "app.views.reading:GlossaryView"),
 )
 TAB_IDS: tuple[str, ...] = tuple(t.id for t in TABS)

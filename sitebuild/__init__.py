@@ -16,7 +16,9 @@ What it writes:
 - ``index.html``: the main trace rendered by the model at build time (timeline, lifecycles, badges, outcome,
   the text table) so the worked example shows at once and without JavaScript; the live app takes its place
   when it is ready;
-- ``embed.html``: the compact layout for an iframe in the article, resizing itself by postMessage;
+- ``light/``, ``light.html`` and ``embed.html``: the light explainer (``app.light`` on the vendored Pyodide,
+  no Panel, nothing from outside the site), every chapter pre-rendered at every tick; ``embed.html`` is
+  its compact layout for an iframe in the article, resizing itself by postMessage;
 - ``engines.html``: the recorded real-engine results (LangGraph, DBOS) beside the model's predictions;
 - ``selfcheck.html``: "the model in your browser": the vendored Pyodide runs all 864 combinations and
   compares their digest with the one CPython computed here; fully offline.
@@ -37,6 +39,7 @@ from panel.io.convert import BOKEH_VERSION
 from app.shared import write_explored
 from sitebuild.common import BuildError, say
 from sitebuild.convert import convert_app, pack_packages
+from sitebuild.light import write_light
 from sitebuild.pages import write_pages
 from sitebuild.pyodide import ensure_npm_pyodide, vendor_pyodide
 from sitebuild.wheels import (
@@ -65,6 +68,8 @@ def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:
         app_wheel = build_app_wheel(wheels, project_version())
         say("vendoring the Pyodide core and writing pyodide-lock.json")
         vendor_pyodide(out, model_wheel)
+        say("pre-rendering every chapter and packing the light explainer's wheels")
+        write_light(out, app_wheel)
         if not skip_app:
             say("converting the app (panel convert --to pyodide-worker)")
             convert_app(out, [model_wheel, app_wheel], pwa)

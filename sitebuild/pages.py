@@ -10,11 +10,12 @@ from html import escape
 from pathlib import Path
 
 from app.content import caption_html, engine_results, heading, markdown_html, text
+from app.light import LightPage
 from app.palette import css_variables
 from app.render.diagram import diagram_html
 from app.render.engines import engines_html
 from app.render.explore import headline_html, table_html
-from app.render.lifecycles import lifecycle_svg
+from app.render.lifecycles import lifecycles_html
 from app.render.outcome import badges_html, outcome_html
 from app.render.text import events_table_html
 from app.shared import EXPLORED, write_explored
@@ -30,14 +31,13 @@ def main_trace_parts() -> dict[str, str]:
     result = run(Switches())
     trace, outcome = trace_dict(result), result.outcome().to_dict()
     end = trace["end_tick"]
-    frame = trace["ticks"][end]
     return {
         "intro": markdown_html(text("captions", "intro")),
         "preset": markdown_html(text("presets", "main")),
         "timeline_caption": caption_html("timeline"),
         "timeline": diagram_html(trace, end),
         "lifecycles_caption": caption_html("lifecycles"),
-        "lifecycles": "".join(lifecycle_svg(m, frame) for m in trace["machines"]),
+        "lifecycles": lifecycles_html(trace, end),
         "badges": badges_html(trace, end, outcome),
         "outcome": outcome_html(outcome, trace, end),
         "text": events_table_html(trace, end, f"The main trace, t0 to t{end}"),
@@ -113,6 +113,31 @@ def index_body(parts: dict[str, str], compact: bool) -> str:
     )
 
 
+def light_body(compact: bool) -> str:
+    """The light explainer (``app.light`` on the vendored Pyodide, painted by static/light.js), filled
+    with the main chapter at t0 for a reader without JavaScript; with it, the parts stay hidden (a few
+    seconds at most) until the chapter the link asks for is painted."""
+    parts = LightPage("").parts()
+    slot = lambda name: f'<div id="part-{name}" class="part">{parts[name]}</div>'  # noqa: E731
+    full = (
+        '<p class="full-app"><a href="app/explainer.html">The full explainer</a>: every view, the 864 '
+        "runs, Compare and Explore (it loads Panel in your browser, about 30 MB).</p>"
+    )
+    return f"""
+<script>document.documentElement.classList.add("js");
+setTimeout(() => document.getElementById("light").classList.remove("pending"), 3000);</script>
+<link rel="stylesheet" href="static/explainer.css">
+<main id="light" class="light pending{" embed" if compact else ""}" data-tick="0">
+<div id="light-status" class="status" role="status" aria-live="polite" hidden></div>
+{slot("header")}{slot("player")}{slot("figure")}{slot("outcome")}
+<details class="fold"><summary>{escape(heading("lifecycles"))}</summary>{slot("lifecycles")}</details>
+<details class="fold"><summary>Switches</summary>{slot("switches")}</details>
+{full}
+</main>
+<script type="module" src="static/light.js"></script>
+"""
+
+
 def selfcheck_body(expected: dict) -> str:
 
     intro = text("captions", "selfcheck").format(
@@ -176,9 +201,8 @@ def write_pages(site: Path) -> None:
 
     parts = main_trace_parts()
     (site / "index.html").write_text(page(page_title(), index_body(parts, compact=False)), encoding="utf-8")
-    (site / "embed.html").write_text(
-        page(page_title(), index_body(parts, compact=True), "embed"), encoding="utf-8"
-    )
+    (site / "embed.html").write_text(page(page_title(), light_body(compact=True), "embed"), encoding="utf-8")
+    (site / "light.html").write_text(page(page_title(), light_body(compact=False)), encoding="utf-8")
     expected = selfcheck_expected()
     (site / "selfcheck.html").write_text(
         page(heading("selfcheck"), selfcheck_body(expected)), encoding="utf-8"
@@ -189,8 +213,7 @@ def write_pages(site: Path) -> None:
     shutil.copy2(EXPLORED, site / "explore.json")
     (site / "selfcheck.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
     shutil.copytree(ROOT / "static", site / "static")
-    shutil.copy2(
-        ROOT / "app" / "diagrams.css", site / "static" / "diagrams.css"
-    )  # the app's own picture styles
+    for css in ("diagrams.css", "explainer.css"):  # the app's own styles, for the pictures and controls
+        shutil.copy2(ROOT / "app" / css, site / "static" / css)
 
     (site / "static" / "palette.css").write_text(css_variables(), encoding="utf-8")

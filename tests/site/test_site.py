@@ -178,7 +178,7 @@ def test_the_explore_page_shows_the_whole_space_before_python(site):
 
 
 def test_the_site_pages_name_only_local_or_pinned_urls(site):
-    for name in ("index.html", "embed.html", "selfcheck.html", "engines.html", "explore.html"):
+    for name in ("index.html", "embed.html", "light.html", "selfcheck.html", "engines.html", "explore.html"):
         html = (site / name).read_text()
         assert _urls(html) == set(), name
         for path in re.findall(r"""(?:src|href)=["']([^"':#?]+)""", html):
@@ -199,14 +199,49 @@ def test_index_shows_the_pre_rendered_main_trace_offline(offline_page, site_url)
     assert not any(u.startswith("http://127.0.0.1") for u in page.outside_requests)
 
 
+def light_tick(page) -> str:
+    return page.locator("#light").get_attribute("data-tick")
+
+
 @pytest.mark.browser
-def test_embed_page_is_compact_and_passes_its_query_on(offline_page, site_url):
+def test_the_light_embed_shows_the_chapter_asked_for_at_once_and_steps_offline(offline_page, site_url):
+    """embed.html?preset=superseded&tick=12: the newsletter waiting (that chapter, not the main trace)
+    from the pre-render, Forward moves the tick before Python is there, Python takes over without
+    changing the picture, and nothing is asked of any other origin."""
     page = offline_page
-    page.goto(f"{site_url}/embed.html?fencing=off&tick=8")
-    expect(page.locator("#prerender")).to_be_visible()
-    expect(page.locator("header")).to_have_count(0)
-    src = page.locator("iframe.live").get_attribute("src")
-    assert src.startswith("app/explainer.html?") and "fencing=off" in src and "embed=1" in src
+    page.goto(f"{site_url}/embed.html?preset=superseded&tick=12")
+    expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=3000)
+    figure = page.locator("#part-figure")
+    expect(figure).to_contain_text("newsletter")
+    expect(figure.locator(".tick-caption")).to_contain_text("t12.")
+    assert "waits" in figure.inner_text() and light_tick(page) == "12"
+    page.locator("button.forward").click()
+    expect(page.locator("#light")).to_have_attribute("data-tick", "13", timeout=3000)
+    drawn = figure.get_attribute("data-shown")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    assert figure.get_attribute("data-shown") == drawn  # Python's picture is the pre-render's
+    page.locator("button.forward").click()
+    expect(page.locator("#light")).to_have_attribute("data-tick", "14")
+    assert page.outside_requests == []
+
+
+@pytest.mark.browser
+def test_the_light_page_changes_the_story_with_pythons_rules(offline_page, site_url):
+    """A link with a switch waits for Python (it has no pre-render); a click on the stores' row (a switch)
+    and a chapter button are done by app.light, as the served app does them."""
+    page = offline_page
+    page.goto(f"{site_url}/light.html?fencing=off&tick=8")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(page.locator("#light")).to_have_attribute("data-tick", "8")
+    assert "fencing=off" in page.url
+    figure = page.locator("#part-figure")
+    expect(figure).to_contain_text("journal saves it")
+    figure.locator('[role="button"][data-action="set"]', has_text="stores").click()
+    expect(figure).to_contain_text("41 < 42")  # fencing is on again: #1's write is refused
+    assert "fencing=off" not in page.url and "tick=8" in page.url
+    page.locator("#part-header").get_by_role("button", name="Everything off").click()
+    expect(page).to_have_url(re.compile("fencing=off"))
+    assert page.outside_requests == []
 
 
 @pytest.mark.browser

@@ -1,0 +1,94 @@
+"""The reader's page without Panel or Bokeh: the light explainer of the static site.
+
+The same ``ReaderState`` the Panel app uses, and the same renderers (``app.render``), run here in the
+reader's browser through Pyodide; ``static/light.js`` paints the HTML parts this returns and passes back
+what the reader clicks and presses. The build calls the very same ``parts`` to pre-render every chapter
+at every tick, so the first picture is on screen before Python is, and nothing changes when it arrives.
+
+Only the standard library, param and markdown-it-py are needed: nothing here imports Panel.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from app.content import heading, markdown_html, text
+from app.render.controls import notice_html, player_html, presets_html, switches_html
+from app.render.diagram import diagram_html
+from app.render.lifecycles import lifecycles_html
+from app.render.outcome import badge_strip_html, outcome_html
+from app.state import PRESETS, SPEEDS, ReaderState
+
+#: The parts of the page, each painted into the element ``part-<name>`` by static/light.js; the fixed
+#: ones change with the chapter or a switch, never with the tick (the build pre-renders them once).
+PARTS = ("header", "player", "figure", "outcome", "lifecycles", "switches")
+FIXED_PARTS = ("header", "switches")
+
+
+class LightPage:
+    """One reader's page: the state, what a click does to it, and the page's parts for it."""
+
+    def __init__(self, search: str = "") -> None:
+        self.state = ReaderState()
+        self.state.apply_query(search)
+        self.revealed = False
+
+    def act(self, action: str, value: str = "") -> None:
+        """A click or a key from the page: a chapter, a switch (a row of the diagram too), the player."""
+        s = self.state
+        if action == "preset" and value in PRESETS:
+            s.apply_preset(value)
+        elif action == "set":
+            s.set_switch(value)
+        elif action == "reveal":
+            self.revealed = True
+        elif action == "advance":  # playback's timer, which lives in the browser
+            s.advance()
+        else:
+            s.player_action(action, value)
+        if action in ("preset", "set"):
+            self.revealed = False
+
+    def parts(self) -> dict:
+        """Every part's HTML, and what the browser needs besides: the link, the tick, whether playing and
+        how fast."""
+        s = self.state
+        name = s.preset_name()
+        chapter = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if name else ""
+        ending = self.revealed or s.tick >= s.end_tick
+        return {
+            "query": s.to_query(),
+            "tick": s.tick,
+            "end": s.end_tick,
+            "playing": s.playing,
+            "period": SPEEDS[s.speed],
+            "header": f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
+            + notice_html(s.notices)
+            + presets_html(list(PRESETS), name)
+            + chapter,
+            "player": player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS), keys=False)
+            + badge_strip_html(s.trace, s.tick, s.outcome, always=True),
+            "figure": diagram_html(s.trace, s.tick),
+            "outcome": outcome_html(s.outcome, s.trace, s.tick, reveal=ending, offer=True),
+            "lifecycles": lifecycles_html(s.trace, s.tick),
+            "switches": switches_html(s.values(), False, frozenset()),
+        }
+
+
+_page: LightPage | None = None
+
+
+def start(search: str) -> str:
+    """The page for a link's query, as JSON (what static/light.js calls first)."""
+    global _page
+    _page = LightPage(search)
+    return json.dumps(_page.parts())
+
+
+def act(action: str, value: str) -> str:
+    """Do what the reader asked and return the page's parts, as JSON."""
+    if _page is None:
+        return start("")
+    _page.act(action, value)
+    return json.dumps(_page.parts())

@@ -1,0 +1,169 @@
+// The light explainer's browser side. Python (app/light.py on the vendored Pyodide, in a worker:
+// static/light-worker.js) decides everything; this paints the HTML parts it returns and passes back
+// clicks and keys. Until Python is ready, the chapter's pre-render (light/<chapter>.json, written by the
+// same Python at build time) is painted and stepped through; anything that needs Python (a switch) waits
+// for it and is then done in order.
+
+const PARTS = ["header", "player", "figure", "outcome", "lifecycles", "switches"];
+const STEPS = { first: () => 0, back: (t) => t - 1, forward: (t) => t + 1 };
+const KEYS = { " ": "toggle", ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+const INTERACTIVE = "input, textarea, select, button, summary, [role=button], a";
+const base = new URL("../", import.meta.url);
+const root = document.getElementById("light");
+const status = document.getElementById("light-status");
+const query = new URLSearchParams(window.location.search);
+const pending = [];
+let chapter = null; // the pre-rendered chapter on show while Python loads
+let python = null; // app.light's act(action, value), answered by the worker, once it has started
+let timer = null;
+
+const say = (words, tone = "") => {
+  status.textContent = words;
+  status.className = `status ${tone}`;
+  status.hidden = !words;
+};
+
+function paint(parts) {
+  for (const name of PARTS) {
+    const slot = document.getElementById(`part-${name}`);
+    if (slot && typeof parts[name] === "string" && slot.dataset.shown !== parts[name]) {
+      slot.innerHTML = parts[name];
+      slot.dataset.shown = parts[name];
+    }
+  }
+  root.dataset.tick = String(parts.tick);
+  root.classList.remove("pending");
+  const search = parts.query.replace(/^\?/, "");
+  const kept = new URLSearchParams(search);
+  if (query.get("embed") === "1") kept.set("embed", "1");
+  const shown = kept.toString();
+  window.history.replaceState(null, "", window.location.pathname + (shown ? `?${shown}` : ""));
+  clearTimeout(timer);
+  if (parts.playing) timer = setTimeout(() => act("advance", ""), parts.period);
+  tellHeight();
+}
+
+function frame(tick) {
+  const t = Math.max(0, Math.min(chapter.ticks.length - 1, tick));
+  return { ...chapter.fixed, ...chapter.ticks[t] };
+}
+
+async function openChapter(name, tick) {
+  const response = await fetch(new URL(`light/${name}.json`, base));
+  if (!response.ok) throw new Error(`no pre-render for the chapter ${name}`);
+  chapter = await response.json();
+  paint(frame(tick));
+}
+
+function act(action, value) {
+  if (python) {
+    python("act", [action, value]).then(paint, failed);
+    return;
+  }
+  const tick = Number(root.dataset.tick || 0);
+  const end = chapter ? chapter.ticks.length - 1 : 0;
+  if (chapter && action in STEPS) paint(frame(STEPS[action](tick)));
+  else if (chapter && action === "last") paint(frame(end));
+  else if (chapter && action === "go" && /^\d{1,6}$/.test(value)) paint(frame(Number(value)));
+  else if (action === "preset" && chapter) openChapter(value, 0).catch(() => pending.push([action, value]));
+  else {
+    pending.push([action, value]);
+    say("Python is still loading in your browser; this will be done as soon as it is ready.");
+  }
+}
+
+// Clicks and keys, from any part: the renderers mark what can be done with data-action / data-value.
+root.addEventListener("click", (event) => {
+  const target = event.target.closest("[data-action]");
+  if (!target || target.matches("input[type=range]")) return;
+  event.preventDefault();
+  act(target.dataset.action, target.dataset.value || "");
+});
+root.addEventListener("keydown", (event) => {
+  const target = event.target.closest("[role=button][data-action]");
+  if (target && (event.key === "Enter" || event.key === " ")) {
+    event.preventDefault();
+    act(target.dataset.action, target.dataset.value || "");
+  }
+});
+root.addEventListener("change", (event) => {
+  if (event.target.matches("input[type=range][data-action]")) act("go", event.target.value);
+});
+document.addEventListener("keydown", (event) => {
+  const action = KEYS[event.key];
+  if (!action || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest && event.target.closest(INTERACTIVE)) return;
+  event.preventDefault();
+  act(action, "");
+});
+
+// Inside an article (an iframe): say how tall the content is, so the host can size the frame.
+function tellHeight() {
+  if (window.parent === window) return;
+  const height = Math.ceil(root.getBoundingClientRect().height) + 16;
+  window.parent.postMessage({ type: "durable-work-explainer:height", height }, "*");
+}
+new ResizeObserver(tellHeight).observe(root);
+
+// A link that only names a chapter and a tick is shown from the pre-render at once; any other (a
+// switch, a schedule, a tour) waits for Python, which reads every link the served app reads.
+const plain = [...query.keys()].every((k) => ["preset", "tick", "embed"].includes(k));
+const manifest = await (await fetch(new URL("light/manifest.json", base))).json();
+const wanted = query.get("preset") || "main";
+const tick = /^\d{1,6}$/.test(query.get("tick") || "") ? Number(query.get("tick")) : 0;
+if (plain && manifest.chapters.includes(wanted)) {
+  await openChapter(wanted, tick);
+  say("");
+} else {
+  say("Loading Python in your browser to draw this link…");
+}
+
+function failed(error) {
+  root.dataset.python = "failed";
+  python = null;
+  say(
+    `Python could not start in this browser (${error}). The chapters and the player still work; the ` +
+      "switches need Python.",
+    "stalled",
+  );
+}
+
+// Python starts in a worker; the first call waits for it. Answers come back in order.
+const worker = new Worker(new URL("light-worker.js", import.meta.url), { type: "module" });
+const waiting = new Map();
+let calls = 0;
+worker.onmessage = (event) => {
+  const { id, json, error, ready } = event.data;
+  if (ready) started();
+  if (id === undefined) {
+    if (error) failed(error);
+    return;
+  }
+  const call = waiting.get(id);
+  waiting.delete(id);
+  if (error) call.reject(error);
+  else call.resolve(JSON.parse(json));
+};
+worker.onerror = (event) => failed(event.message || "the worker stopped");
+const ask = (call, args) =>
+  new Promise((resolve, reject) => {
+    calls += 1;
+    waiting.set(calls, { resolve, reject });
+    worker.postMessage({ id: calls, call, args });
+  });
+worker.postMessage({ call: "wheels", args: manifest.wheels });
+const noWord = setTimeout(() => {
+  if (!python) say("Python is taking long to start in this browser; the chapters and the player work meanwhile.");
+}, 10000);
+// Python starts where the reader is by then (the pre-render may have moved on), and takes over.
+const started = () =>
+  ask("start", [window.location.search])
+    .then((first) => {
+      clearTimeout(noWord);
+      python = ask;
+      paint(first);
+      for (const [action, value] of pending.splice(0)) act(action, value);
+      root.dataset.python = "ready";
+      say("");
+    })
+    .catch(failed);

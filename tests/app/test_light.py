@@ -1,0 +1,64 @@
+"""The light explainer's Python (app.light): the served app's state and renderers without Panel."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from app.light import FIXED_PARTS, PARTS, LightPage, act, start
+from app.state import PRESETS
+from sitebuild.light import chapter_frames
+from tests.conftest import ROOT
+
+
+def test_it_imports_no_panel_bokeh_or_numpy():
+    """What the static site's Pyodide installs is enough: param, markdown-it-py and the project."""
+    code = "import sys, app.light; print(sorted({'panel', 'bokeh', 'numpy', 'pandas'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_chapter_and_a_tick_from_the_link_and_the_player():
+    page = LightPage("?preset=superseded&tick=12")
+    parts = page.parts()
+    assert set(PARTS) <= set(parts) and parts["tick"] == 12 and "waits" in parts["figure"]
+    page.act("forward")
+    assert page.parts()["tick"] == 13 and "tick=13" in page.parts()["query"]
+    page.act("toggle")
+    assert page.parts()["playing"]
+    page.act("advance")
+    assert page.parts()["tick"] == 14
+
+
+def test_a_switch_a_row_of_the_diagram_and_a_chapter_change_the_run():
+    page = LightPage("?tick=8")
+    assert "41 &lt; 42" in page.parts()["figure"]
+    page.act("set", "fencing=off")
+    assert "fencing=off" in page.parts()["query"] and "41 &lt; 42" not in page.parts()["figure"]
+    page.act("preset", "no-key")
+    assert page.parts()["query"].startswith("?post_key=none")
+
+
+def test_what_a_browser_sends_that_means_nothing_changes_nothing():
+    page = LightPage("?tick=3")
+    before = page.parts()
+    nonsense = [("go", "-1"), ("go", "9" * 50), ("set", "fencing=maybe"), ("preset", "x"), ("??", "")]
+    for action, value in nonsense:
+        page.act(action, value)
+    assert page.parts() == before
+
+
+def test_a_bad_link_is_read_with_a_notice_naming_the_allowed_values():
+    parts = json.loads(start("?fencing=maybe&tick=2"))
+    assert "maybe" in parts["header"] and "on, off" in parts["header"] and parts["tick"] == 2
+    assert json.loads(act("forward", ""))["tick"] == 3
+
+
+def test_the_pre_render_is_what_the_page_draws_at_every_tick_of_every_chapter():
+    for preset in PRESETS:
+        frames = chapter_frames(preset)
+        for tick, drawn in enumerate(frames["ticks"]):
+            parts = LightPage(f"?preset={preset}&tick={tick}").parts()
+            assert {**frames["fixed"], **drawn} == parts, (preset, tick)
+        assert set(frames["fixed"]) == set(FIXED_PARTS)
