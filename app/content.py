@@ -41,6 +41,7 @@ def text(name: str, section: str) -> str:
         raise KeyError(f"content/{name}.md has no section '## {section}'") from None
 
 
+@cache  # the same few hundred words, drawn again at every switch (the switches' own descriptions)
 def markdown_html(markdown: str) -> str:
     """Markdown to HTML with the renderer Panel itself uses, so the app and the static build agree."""
     return _MARKDOWN.render(markdown)

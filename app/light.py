@@ -17,12 +17,12 @@ from app.content import heading, markdown_html, text
 from app.render.controls import notice_html, player_html, presets_html, switches_html
 from app.render.diagram import diagram_html
 from app.render.lifecycles import lifecycles_html
-from app.render.outcome import badge_strip_html, outcome_html
+from app.render.outcome import badge_strip_html, badges_html, outcome_html
 from app.state import PRESETS, SPEEDS, ReaderState
 
 #: The parts of the page, each painted into the element ``part-<name>`` by static/light.js; the fixed
 #: ones change with the chapter or a switch, never with the tick (the build pre-renders them once).
-PARTS = ("header", "player", "figure", "outcome", "lifecycles", "switches")
+PARTS = ("header", "player", "figure", "badges", "outcome", "lifecycles", "switches")
 FIXED_PARTS = ("header", "switches")
 
 
@@ -70,6 +70,7 @@ class LightPage:
             "player": player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS), keys=False)
             + badge_strip_html(s.trace, s.tick, s.outcome, always=True),
             "figure": diagram_html(s.trace, s.tick),
+            "badges": f"<h2>{escape(heading('invariants'))}</h2>" + badges_html(s.trace, s.tick, s.outcome),
             "outcome": outcome_html(s.outcome, s.trace, s.tick, reveal=ending, offer=True),
             "lifecycles": lifecycles_html(s.trace, s.tick),
             "switches": switches_html(s.values(), False, frozenset()),

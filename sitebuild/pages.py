@@ -12,43 +12,12 @@ from pathlib import Path
 from app.content import caption_html, engine_results, heading, markdown_html, text
 from app.light import LightPage
 from app.palette import css_variables
-from app.render.diagram import diagram_html
 from app.render.engines import engines_html
 from app.render.explore import headline_html, table_html
-from app.render.lifecycles import lifecycles_html
-from app.render.outcome import badges_html, outcome_html
-from app.render.text import events_table_html
 from app.shared import EXPLORED, write_explored
-from model import Switches, run, trace_dict
 from model.analyses import fingerprint, sweep, sweep_summary
 from sitebuild.common import ROOT, page_title
 from sitebuild.pyodide import PYODIDE_VERSION
-
-
-def main_trace_parts() -> dict[str, str]:
-    """The main trace, rendered by the model and the app's pure renderers (no Panel)."""
-
-    result = run(Switches())
-    trace, outcome = trace_dict(result), result.outcome().to_dict()
-    end = trace["end_tick"]
-    return {
-        "intro": markdown_html(text("captions", "intro")),
-        "preset": markdown_html(text("presets", "main")),
-        "timeline_caption": caption_html("timeline"),
-        "timeline": diagram_html(trace, end),
-        "lifecycles_caption": caption_html("lifecycles"),
-        "lifecycles": lifecycles_html(trace, end),
-        "badges": badges_html(trace, end, outcome),
-        "outcome": outcome_html(outcome, trace, end),
-        "text": events_table_html(trace, end, f"The main trace, t0 to t{end}"),
-        "loading": escape(text("captions", "loading")),
-        **{
-            f"h_{k}": escape(heading(k))
-            for k in ("title", "timeline", "invariants", "outcome", "lifecycles", "text")
-        },
-        "end": str(end),
-    }
-
 
 PAGE = """<!doctype html>
 <html lang="en">
@@ -71,54 +40,36 @@ def page(title: str, body: str, body_class: str = "") -> str:
     return PAGE.format(title=escape(title), body=body, body_class=body_class)
 
 
-def index_body(parts: dict[str, str], compact: bool) -> str:
-    live = "app/explainer.html"
-    status = (
-        f'<div id="status" class="status" role="status" aria-live="polite"><span class="spinner" '
-        'aria-hidden="true"></span>'
-        f' {parts["loading"]} <a href="{live}">Open the live explainer on its own</a>.</div>'
-    )
-    text_table = "" if compact else f"<h2>{parts['h_text']}</h2>{parts['text']}"
-    prerender = f"""
-<section id="prerender" aria-label="The main trace, pre-rendered">
-  <div class="preset">{parts["preset"]}</div>
-  <h2>{parts["h_timeline"]} <span class="tick-note">(complete, t0 to t{parts["end"]})</span></h2>
-  {parts["timeline_caption"]}
-  {parts["timeline"]}
-  <div class="columns">
-    <div class="col">
-      <h2>{parts["h_invariants"]}</h2>{parts["badges"]}
-      <h2>{parts["h_outcome"]}</h2>{parts["outcome"]}
-    </div>
-    <div class="col wide">
-      <h2>{parts["h_lifecycles"]} at t{parts["end"]}</h2>
-      {parts["lifecycles_caption"]}
-      <div class="machines">{parts["lifecycles"]}</div>
-    </div>
-  </div>
-  {text_table}
-</section>"""
-    header = (
-        ""
-        if compact
-        else f'<header><h1>{parts["h_title"]}</h1><div class="intro">{parts["intro"]}</div>'
-        '<nav><a href="selfcheck.html">The model in your browser</a> · <a href="engines.html">Real '
-        'engines</a> · <a href="explore.html">Beyond the one schedule</a> · '
-        '<a href="app/explainer.html?tour=1">Take the guided tour</a></nav></header>'
-    )
-    return (
-        f'{header}<main>{status}<div id="live-slot"></div>{prerender}</main>'
-        f'<script src="static/loader.js" data-live="{live}" data-embed="{"1" if compact else ""}" '
-        "defer></script>"
-    )
+#: Which figure (``?view=``) shows a part; the player is in every figure. Without ``view`` the page
+#: shows every part but the full badges (the player's line of badges says the same).
+SHOWN_IN = {
+    "header": "",
+    "player": "timeline lifecycles badges",
+    "figure": "timeline",
+    "badges": "badges",
+    "outcome": "",
+}
 
 
 def light_body(compact: bool) -> str:
     """The light explainer (``app.light`` on the vendored Pyodide, painted by static/light.js), filled
     with the main chapter at t0 for a reader without JavaScript; with it, the parts stay hidden (a few
-    seconds at most) until the chapter the link asks for is painted."""
+    seconds at most) until the chapter the link asks for is painted. ``compact``: the embed, without the
+    page's introduction and links."""
     parts = LightPage("").parts()
-    slot = lambda name: f'<div id="part-{name}" class="part">{parts[name]}</div>'  # noqa: E731
+
+    def slot(name: str) -> str:
+        return f'<div id="part-{name}" class="part" data-in="{SHOWN_IN[name]}">{parts[name]}</div>'
+
+    about = (
+        ""
+        if compact
+        else f'<section class="about"><h2>{escape(heading("title"))}</h2>'
+        f'<div class="intro">{markdown_html(text("captions", "intro"))}</div>'
+        '<nav><a href="app/explainer.html?tour=1">Take the guided tour</a> · <a href="selfcheck.html">The '
+        'model in your browser</a> · <a href="engines.html">Real engines</a> · <a href="explore.html">'
+        "Beyond the one schedule</a></nav></section>"
+    )
     full = (
         '<p class="full-app"><a href="app/explainer.html">The full explainer</a>: every view, the 864 '
         "runs, Compare and Explore (it loads Panel in your browser, about 30 MB).</p>"
@@ -128,11 +79,14 @@ def light_body(compact: bool) -> str:
 setTimeout(() => document.getElementById("light").classList.remove("pending"), 3000);</script>
 <link rel="stylesheet" href="static/explainer.css">
 <main id="light" class="light pending{" embed" if compact else ""}" data-tick="0">
-<div id="light-status" class="status" role="status" aria-live="polite" hidden></div>
-{slot("header")}{slot("player")}{slot("figure")}{slot("outcome")}
-<details class="fold"><summary>{escape(heading("lifecycles"))}</summary>{slot("lifecycles")}</details>
-<details class="fold"><summary>Switches</summary>{slot("switches")}</details>
-{full}
+<div id="light-status" class="status" role="status" aria-live="polite" data-in="timeline lifecycles badges"
+ hidden></div>
+{slot("header")}{slot("player")}{slot("figure")}{slot("badges")}{slot("outcome")}
+<details class="fold" data-in="lifecycles"><summary>{escape(heading("lifecycles"))}</summary>
+<div id="part-lifecycles" class="part">{parts["lifecycles"]}</div></details>
+<details class="fold" data-in=""><summary>Switches</summary>
+<div id="part-switches" class="part">{parts["switches"]}</div></details>
+{full}{about}
 </main>
 <script type="module" src="static/light.js"></script>
 """
@@ -194,15 +148,14 @@ def explore_body(data: dict) -> str:
 
 def selfcheck_expected() -> dict:
 
-    return {**fingerprint(), "summary": sweep_summary(sweep()), "python": platform.python_version()}
+    rows = sweep()
+    return {**fingerprint(rows), "summary": sweep_summary(rows), "python": platform.python_version()}
 
 
 def write_pages(site: Path) -> None:
 
-    parts = main_trace_parts()
-    (site / "index.html").write_text(page(page_title(), index_body(parts, compact=False)), encoding="utf-8")
+    (site / "index.html").write_text(page(page_title(), light_body(compact=False)), encoding="utf-8")
     (site / "embed.html").write_text(page(page_title(), light_body(compact=True), "embed"), encoding="utf-8")
-    (site / "light.html").write_text(page(page_title(), light_body(compact=False)), encoding="utf-8")
     expected = selfcheck_expected()
     (site / "selfcheck.html").write_text(
         page(heading("selfcheck"), selfcheck_body(expected)), encoding="utf-8"

@@ -4,7 +4,8 @@
 // same Python at build time) is painted and stepped through; anything that needs Python (a switch) waits
 // for it and is then done in order.
 
-const PARTS = ["header", "player", "figure", "outcome", "lifecycles", "switches"];
+const PARTS = ["header", "player", "figure", "badges", "outcome", "lifecycles", "switches"];
+const FIGURES = ["timeline", "lifecycles", "badges"];
 const STEPS = { first: () => 0, back: (t) => t - 1, forward: (t) => t + 1 };
 const KEYS = { " ": "toggle", ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
 const INTERACTIVE = "input, textarea, select, button, summary, [role=button], a";
@@ -16,6 +17,28 @@ const pending = [];
 let chapter = null; // the pre-rendered chapter on show while Python loads
 let python = null; // app.light's act(action, value), answered by the worker, once it has started
 let timer = null;
+const shown = new Map(); // each part's HTML as last painted
+
+// ?view=NAME shows one figure with the player (the CSS hides the rest); ?group=NAME keeps the figures of
+// one article on one tick: each frame tells the others (same origin) the tick it moved to, and follows
+// theirs. A tick it was told is not told back, so a frame that plays is never pulled back by an echo.
+const view = query.get("view");
+if (FIGURES.includes(view)) {
+  root.classList.add(`figure-${view}`);
+  if (view === "lifecycles") root.querySelector("details.fold[data-in~=lifecycles]").open = true;
+}
+const groupName = query.get("group") || "";
+const group = /^[A-Za-z0-9_-]{1,40}$/.test(groupName) && typeof BroadcastChannel !== "undefined"
+  ? new BroadcastChannel(`durable-work-explainer:${groupName}`) : null;
+let told = null;
+if (group) {
+  group.onmessage = (event) => {
+    const tick = event.data && event.data.tick;
+    if (!Number.isInteger(tick) || tick < 0 || String(tick) === root.dataset.tick) return;
+    told = tick;
+    act("go", String(tick));
+  };
+}
 
 const say = (words, tone = "") => {
   status.textContent = words;
@@ -26,18 +49,22 @@ const say = (words, tone = "") => {
 function paint(parts) {
   for (const name of PARTS) {
     const slot = document.getElementById(`part-${name}`);
-    if (slot && typeof parts[name] === "string" && slot.dataset.shown !== parts[name]) {
-      slot.innerHTML = parts[name];
-      slot.dataset.shown = parts[name];
+    if (slot && typeof parts[name] === "string" && shown.get(name) !== parts[name]) {
+      slot.innerHTML = parts[name]; // only a part that changed is painted again
+      shown.set(name, parts[name]);
     }
   }
+  const moved = root.dataset.tick !== String(parts.tick);
   root.dataset.tick = String(parts.tick);
+  if (group && moved && told === null) group.postMessage({ tick: parts.tick }); // not what it was told
+  told = null;
+  root.dataset.painted = String(performance.now()); // for benchmarks/site_bench.py
   root.classList.remove("pending");
-  const search = parts.query.replace(/^\?/, "");
-  const kept = new URLSearchParams(search);
-  if (query.get("embed") === "1") kept.set("embed", "1");
-  const shown = kept.toString();
-  window.history.replaceState(null, "", window.location.pathname + (shown ? `?${shown}` : ""));
+  // The link says where the reader is (Python's query), with this page's own layout flags kept.
+  const link = new URLSearchParams(parts.query.replace(/^\?/, ""));
+  for (const key of ["embed", "view", "group"]) if (query.has(key)) link.set(key, query.get(key));
+  const search = link.toString();
+  window.history.replaceState(null, "", window.location.pathname + (search ? `?${search}` : ""));
   clearTimeout(timer);
   if (parts.playing) timer = setTimeout(() => act("advance", ""), parts.period);
   tellHeight();
@@ -107,7 +134,7 @@ new ResizeObserver(tellHeight).observe(root);
 
 // A link that only names a chapter and a tick is shown from the pre-render at once; any other (a
 // switch, a schedule, a tour) waits for Python, which reads every link the served app reads.
-const plain = [...query.keys()].every((k) => ["preset", "tick", "embed"].includes(k));
+const plain = [...query.keys()].every((k) => ["preset", "tick", "embed", "view", "group"].includes(k));
 const manifest = await (await fetch(new URL("light/manifest.json", base))).json();
 const wanted = query.get("preset") || "main";
 const tick = /^\d{1,6}$/.test(query.get("tick") || "") ? Number(query.get("tick")) : 0;

@@ -65,16 +65,6 @@ def test_a_figure_link_opens_that_figure(figure):
     assert f"view={figure}" in state.to_query()
 
 
-def test_the_front_page_pre_renders_the_main_trace():
-    from sitebuild.pages import main_trace_parts
-
-    parts = main_trace_parts()
-    trace, outcome = _trace()
-    assert parts["end"] == str(trace["end_tick"])
-    assert f"{outcome['model_calls']} against a minimum of 4" in " ".join(parts["outcome"].split())
-    assert parts["badges"] == badges_html(trace, trace["end_tick"], outcome)
-
-
 def test_the_selfcheck_page_shows_each_digest_in_its_own_row():
     from sitebuild.pages import selfcheck_body
 

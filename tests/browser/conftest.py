@@ -33,6 +33,19 @@ FIND_DIAGRAM = """() => {
 }"""
 
 
+#: Per frame of a host page (tests/browser/pages/figures.html): its height, its content's (the page's
+#: root plus the 16 px the page adds for its margin), and whether the frame's document scrolls either way.
+FRAME_FIT = """() => [...document.querySelectorAll("iframe.figure")].map((frame) => {
+  const doc = frame.contentDocument, root = doc.querySelector(".explainer, #light");
+  return {
+    src: frame.dataset.src, frame: frame.clientHeight,
+    content: root ? Math.ceil(root.getBoundingClientRect().height) + 16 : -1,
+    scrolls: doc.documentElement.scrollHeight > doc.documentElement.clientHeight + 1
+      || doc.documentElement.scrollWidth > doc.documentElement.clientWidth + 1,
+  };
+})"""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from app.state import PRESETS
 from model import Switches, run
 from model.switches import ALL_SETTINGS, Role, allowed_values, ids_of
+from tests.browser.conftest import FRAME_FIT
 from tests.conftest import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.browser
@@ -207,19 +208,6 @@ def test_inside_an_iframe_the_app_tells_its_parent_ready_height_and_url(page, ex
         "() => got.some(m => m.type === 'durable-work-explainer:url' && m.search.includes('tick=1'))",
         timeout=20000,
     )
-
-
-#: Per frame of the host page: its height, its content's (the page's root plus the 16 px the app adds for
-#: its margin), and whether the frame's document scrolls either way.
-FRAME_FIT = """() => [...document.querySelectorAll("iframe.figure")].map((frame) => {
-  const doc = frame.contentDocument, root = doc.querySelector(".explainer");
-  return {
-    src: frame.dataset.src, frame: frame.clientHeight,
-    content: root ? Math.ceil(root.getBoundingClientRect().height) + 16 : -1,
-    scrolls: doc.documentElement.scrollHeight > doc.documentElement.clientHeight + 1
-      || doc.documentElement.scrollWidth > doc.documentElement.clientWidth + 1,
-  };
-})"""
 
 
 def test_four_figure_embeds_fit_their_frames_at_once_and_move_together(page, explainer_url):

@@ -88,3 +88,13 @@ def test_roles_are_declared_once_and_derive_the_groups():
     )
     protected = protected_counterpart(weakest)
     assert protected == Switches(change="never", poster="survives")
+
+
+def test_a_fingerprint_of_a_sweep_already_run_is_the_fingerprint():
+    """The self-check runs the 864 once and hands them to fingerprint(); a stale or partial list is not
+    the same fingerprint."""
+    from model.analyses import fingerprint, sweep
+
+    rows = sweep()
+    assert fingerprint(rows) == fingerprint()
+    assert fingerprint(rows[:-1]) != fingerprint()

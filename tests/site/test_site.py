@@ -16,12 +16,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from app.content import text
+from app.state import PRESETS
 from model import Switches, dumps, run, trace_dict
 from model.analyses import fingerprint, sweep
 from model.explore import explore_setting, source_digest
 from model.schedule import Schedule
-from tests.conftest import ROOT
-from tests.site.conftest import NODE_SCRIPT, serve_folder
+from tests.browser.conftest import FRAME_FIT
+from tests.conftest import ARTIFACTS, ROOT
+from tests.site.conftest import NODE_SCRIPT
 
 # The site vendors Pyodide and builds the model for it: out of the fast lane.
 pytestmark = pytest.mark.pyodide
@@ -185,20 +188,6 @@ def test_the_site_pages_name_only_local_or_pinned_urls(site):
             assert (site / path).exists(), f"{name} links to missing {path}"
 
 
-@pytest.mark.browser
-def test_index_shows_the_pre_rendered_main_trace_offline(offline_page, site_url):
-    page = offline_page
-    page.goto(f"{site_url}/index.html")
-    prerender = page.locator("#prerender")
-    expect(prerender).to_be_visible()
-    outcome = prerender.locator("table.outcome")
-    expect(outcome.get_by_role("row", name="accepted for the final report")).to_contain_text("t10")
-    expect(outcome.get_by_role("row", name="newsletter")).to_contain_text("quoting 4.7 million")
-    expect(prerender.locator("ul.badges li")).to_have_count(6)
-    expect(page.locator("#status")).to_contain_text("Loading Python")
-    assert not any(u.startswith("http://127.0.0.1") for u in page.outside_requests)
-
-
 def light_tick(page) -> str:
     return page.locator("#light").get_attribute("data-tick")
 
@@ -209,6 +198,8 @@ def test_the_light_embed_shows_the_chapter_asked_for_at_once_and_steps_offline(o
     from the pre-render, Forward moves the tick before Python is there, Python takes over without
     changing the picture, and nothing is asked of any other origin."""
     page = offline_page
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{site_url}/embed.html?preset=superseded&tick=12")
     expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=3000)
     figure = page.locator("#part-figure")
@@ -217,12 +208,12 @@ def test_the_light_embed_shows_the_chapter_asked_for_at_once_and_steps_offline(o
     assert "waits" in figure.inner_text() and light_tick(page) == "12"
     page.locator("button.forward").click()
     expect(page.locator("#light")).to_have_attribute("data-tick", "13", timeout=3000)
-    drawn = figure.get_attribute("data-shown")
+    drawn = figure.inner_html()
     expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
-    assert figure.get_attribute("data-shown") == drawn  # Python's picture is the pre-render's
+    assert figure.inner_html() == drawn  # Python's picture is the pre-render's
     page.locator("button.forward").click()
     expect(page.locator("#light")).to_have_attribute("data-tick", "14")
-    assert page.outside_requests == []
+    assert page.outside_requests == [] and errors == []
 
 
 @pytest.mark.browser
@@ -230,7 +221,7 @@ def test_the_light_page_changes_the_story_with_pythons_rules(offline_page, site_
     """A link with a switch waits for Python (it has no pre-render); a click on the stores' row (a switch)
     and a chapter button are done by app.light, as the served app does them."""
     page = offline_page
-    page.goto(f"{site_url}/light.html?fencing=off&tick=8")
+    page.goto(f"{site_url}/index.html?fencing=off&tick=8")
     expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
     expect(page.locator("#light")).to_have_attribute("data-tick", "8")
     assert "fencing=off" in page.url
@@ -271,34 +262,6 @@ def test_the_engines_page_shows_the_recorded_results(site):
     assert "4.1 million" in html and "closest: fencing" in html
 
 
-@pytest.mark.browser
-def test_the_live_app_takes_the_pre_renders_place_when_it_says_it_is_ready(site, tmp_path, page):
-    """The loader's swap, with a stand-in for the converted app (its CDNs are out of reach here)."""
-    copy = tmp_path / "site"
-    (copy / "app").mkdir(parents=True)
-    shutil.copy2(site / "index.html", copy / "index.html")
-    shutil.copytree(site / "static", copy / "static")
-    (copy / "app" / "explainer.html").write_text(
-        "<!doctype html><body style='height:1234px'><script>"
-        "parent.postMessage({type: 'durable-work-explainer:height', height: 1234}, '*');"
-        "parent.postMessage({type: 'durable-work-explainer:url', search: '?fencing=off&tick=8'}, '*');"
-        "setTimeout(() => parent.postMessage({type: 'durable-work-explainer:ready'}, '*'), 300);"
-        "</script></body>"
-    )
-    server, port = serve_folder(copy)
-    try:
-        page.goto(f"http://127.0.0.1:{port}/index.html?pins=off")
-        expect(page.locator("#prerender")).to_be_visible()
-        assert "pins=off" in page.locator("iframe.live").get_attribute("src")
-        expect(page.locator("#prerender")).to_be_hidden()
-        expect(page.locator("iframe.live")).to_be_visible()
-        expect(page.locator("#status")).to_be_hidden()
-        assert page.locator("iframe.live").evaluate("f => f.style.height") == "1234px"
-        assert page.url.endswith("/index.html?fencing=off&tick=8")
-    finally:
-        server.shutdown()
-
-
 def test_the_pwa_option_adds_panels_service_worker(tmp_path):
     import sitebuild
 
@@ -310,43 +273,60 @@ def test_the_pwa_option_adds_panels_service_worker(tmp_path):
 
 
 @pytest.mark.browser
-def test_a_page_that_frames_the_site_cannot_take_the_live_slot(site, tmp_path, page):
-    """A hostile page frames index.html and navigates the inner frame to a page of its own, which then
-    says it is ready and where the URL went: the loader must not listen to another origin."""
-    copy, strange = tmp_path / "site", tmp_path / "hostile"
-    (copy / "app").mkdir(parents=True)
-    strange.mkdir()
-    shutil.copy2(site / "index.html", copy / "index.html")
-    shutil.copytree(site / "static", copy / "static")
-    (copy / "app" / "explainer.html").write_text("<!doctype html><body>the live app, still loading</body>")
-    site_server, site_port = serve_folder(copy)
-    hostile_server, hostile_port = serve_folder(strange)
-    site_url, hostile = f"http://127.0.0.1:{site_port}", f"http://localhost:{hostile_port}"  # two origins
-    (strange / "inner.html").write_text(
-        "<!doctype html><body><script>"
-        "parent.postMessage({type: 'durable-work-explainer:url', search: '?hijacked=1'}, '*');"
-        "parent.postMessage({type: 'durable-work-explainer:ready'}, '*');"
-        "</script>not the explainer</body>"
-    )
-    (strange / "top.html").write_text(
-        f"<!doctype html><iframe id='victim' src='{site_url}/index.html' style='width:900px;height:700px'>"
-        "</iframe><script>document.getElementById('victim').addEventListener('load', () => {"
-        f"  setTimeout(() => {{ window.frames[0].frames[0].location = '{hostile}/inner.html'; }}, 500);"
-        "}, {once: true});</script>"
-    )
-    try:
-        page.goto(f"{hostile}/top.html")
-        victim = page.frame_locator("#victim")
-        expect(victim.locator("#prerender")).to_be_visible()
-        for _ in range(100):  # until the hostile page has taken the inner frame
-            if any(f.url == f"{hostile}/inner.html" for f in page.frames):
-                break
-            page.wait_for_timeout(100)
-        assert any(f.url == f"{hostile}/inner.html" for f in page.frames), "the inner frame was navigated"
-        page.wait_for_timeout(1500)  # time for it to speak
-        expect(victim.locator("#prerender")).to_be_visible()
-        expect(victim.locator("iframe.live")).to_be_hidden()
-        assert "hijacked" not in page.frames[1].url
-    finally:
-        site_server.shutdown()
-        hostile_server.shutdown()
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_front_page_tells_the_story_offline_and_never_scrolls_sideways(offline_page, site_url, width):
+    page = offline_page
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(f"{site_url}/index.html?tick=8")
+    expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=3000)
+    expect(page.locator("#part-figure")).to_contain_text("41 < 42")
+    expect(page.locator("#light .about nav a")).to_have_count(4)
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"site-index-{width}.png"), full_page=True)
+    assert page.outside_requests == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_chapter_of_the_light_page_draws_offline(offline_page, site_url, preset):
+    page = offline_page
+    page.goto(f"{site_url}/embed.html?preset={preset}&tick=5")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(page.locator("#part-header .preset-text")).to_contain_text(heading_of(preset))
+    expect(page.locator("#part-figure .tick-caption")).to_contain_text("t5.")
+    assert page.outside_requests == []
+
+
+def heading_of(preset: str) -> str:
+    """The chapter's title, as content/presets.md writes it in bold."""
+    return re.match(r"\*\*(.+?)\*\*", text("presets", preset)).group(1)
+
+
+@pytest.mark.browser
+def test_four_figure_embeds_of_the_static_site_fit_and_move_together_offline(site, offline_page, site_url):
+    """The served app's host page, on the static site: four 700 px frames (the embed and the three
+    figures) fit their content within 10 px without scrolling, and ?group= moves them together."""
+    shutil.copy2(ROOT / "tests" / "browser" / "pages" / "figures.html", site / "figures-host.html")
+    page = offline_page
+    page.set_viewport_size({"width": 1000, "height": 800})
+    page.goto(f"{site_url}/figures-host.html?target=/embed.html&group=article&preset=superseded")
+    frames = [f for f in page.frames if f.parent_frame is not None]
+    for frame in frames:
+        expect(frame.locator("#light")).not_to_have_class(re.compile("pending"), timeout=5000)
+    page.wait_for_timeout(500)  # the last height messages
+    fits = page.evaluate(FRAME_FIT)
+    assert len(fits) == 4
+    for fit in fits:
+        assert fit["content"] > 150, fit
+        assert abs(fit["frame"] - fit["content"]) <= 10, fit
+        assert not fit["scrolls"], fit
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "site-figures-in-host.png"), full_page=True)
+    diagram = next(f for f in frames if "view=timeline" in f.url)
+    diagram.locator("button.forward").click()
+    diagram.locator("button.forward").click()
+    for frame in frames:
+        expect(frame.locator("#light")).to_have_attribute("data-tick", "2", timeout=5000)
+    assert page.outside_requests == []
