@@ -38,7 +38,7 @@ from panel.io.convert import BOKEH_VERSION
 
 from app.shared import write_explored
 from sitebuild.common import BuildError, say
-from sitebuild.convert import convert_app, pack_packages
+from sitebuild.convert import convert_app, load_core_from_site, pack_packages
 from sitebuild.light import write_light
 from sitebuild.pages import write_pages
 from sitebuild.pyodide import ensure_npm_pyodide, vendor_pyodide
@@ -82,6 +82,7 @@ def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:
             ]
             packages, from_lock = resolve_packages([*start, model_wheel, app_wheel], lock)
             pack_packages(out, packages, from_lock)
+            load_core_from_site(out)
     say("writing index.html, embed.html and selfcheck.html")
     write_pages(out)
     say(f"done: {out}")

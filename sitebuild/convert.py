@@ -14,6 +14,11 @@ from sitebuild.common import BuildError, page_title, sh
 
 PANEL_LOAD = 'await self.pyodide.loadPackage("micropip");'
 PANEL_INSTALL = re.compile(r"await micropip\.install\(\[[^\]]*\]\);")
+CDN_PYODIDE = re.compile(
+    r'import \{ loadPyodide \} from "(https://cdn\.jsdelivr\.net/pyodide/v[^"]+/full/)pyodide\.mjs";'
+)
+PANEL_START = "self.pyodide = await loadPyodide();"
+HEAD = "<head>"
 
 
 def pack_packages(site: Path, wheels: list[Path], lock_names: list[str]) -> None:
@@ -29,11 +34,36 @@ def pack_packages(site: Path, wheels: list[Path], lock_names: list[str]) -> None
     script = worker.read_text(encoding="utf-8")
     if script.count(PANEL_LOAD) != 1 or len(PANEL_INSTALL.findall(script)) != 1:
         raise BuildError("panel convert wrote a worker whose loading lines this build does not recognise")
-    load = f"await self.pyodide.loadPackage({json.dumps(['micropip', *lock_names])});"
+    # A package Pyodide cannot fetch is said on the page (the worker's error message), not only logged.
+    said = "{errorCallback: (words) => self.postMessage({type: 'error', msg: words})}"
+    load = f"await self.pyodide.loadPackage({json.dumps(['micropip', *lock_names])}, {said});"
     install = ", ".join(repr(f"emfs:packed_wheels/{w.name}") for w in wheels)
     script = script.replace(PANEL_LOAD, load)
     script = PANEL_INSTALL.sub(lambda m: f"await micropip.install([{install}], deps=False);", script)
     worker.write_text(script, encoding="utf-8")
+
+
+def load_core_from_site(site: Path) -> None:
+    """The converted app's worker loads Pyodide's core from the site's vendored copy (site/pyodide/), and
+    only Pyodide's own packages (numpy, pandas, …) from its pinned CDN; its page loads
+    static/full-app.js first, which says what is loading and, when something cannot be fetched, says so
+    with a link to the light explainer."""
+    worker = site / "app" / "explainer.js"
+    script = worker.read_text(encoding="utf-8")
+    found = CDN_PYODIDE.search(script)
+    if not found or script.count(PANEL_START) != 1:
+        raise BuildError("panel convert wrote a worker whose Pyodide import this build does not recognise")
+    script = script.replace(found.group(0), 'import { loadPyodide } from "../pyodide/pyodide.mjs";')
+    config = (
+        '{indexURL: new URL("../pyodide/", import.meta.url).href, '
+        f"packageBaseUrl: {json.dumps(found.group(1))}}}"
+    )
+    worker.write_text(script.replace(PANEL_START, f"self.pyodide = await loadPyodide({config});"), "utf-8")
+    page = site / "app" / "explainer.html"
+    html = page.read_text(encoding="utf-8")
+    if html.count(HEAD) != 1:
+        raise BuildError("panel convert wrote a page whose head this build does not recognise")
+    page.write_text(html.replace(HEAD, HEAD + '\n<script src="../static/full-app.js"></script>'), "utf-8")
 
 
 ENTRY = '''"""The explainer, as Panel's converter runs it in the browser."""

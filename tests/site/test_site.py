@@ -121,7 +121,7 @@ def test_every_url_the_worker_can_request_is_pyodides_pinned_cdn_or_the_site(sit
 
     app = site / "app"
     worker = (app / "explainer.js").read_text()
-    loads = json.loads(re.search(r"loadPackage\((\[[^\]]*\])\)", worker).group(1))
+    loads = json.loads(re.search(r"loadPackage\((\[[^\]]*\]), \{errorCallback", worker).group(1))
     (install,) = re.findall(r"micropip\.install\(\[([^\]]*)\], deps=False\)", worker)
     packed_names = re.findall(r"'emfs:packed_wheels/([^']+)'", install)
     archive = zipfile.ZipFile(app / "explainer.resources.zip")
@@ -147,7 +147,9 @@ def test_every_url_the_worker_can_request_is_pyodides_pinned_cdn_or_the_site(sit
         if name not in needed:
             needed.add(name)
             todo.extend(lock["packages"][name]["depends"])
-    cdn = re.search(r'import \{ loadPyodide \} from "([^"]+)pyodide\.mjs"', worker).group(1)
+    # The core from the site's own copy; the packages from the pinned CDN.
+    assert 'import { loadPyodide } from "../pyodide/pyodide.mjs";' in worker
+    cdn = re.search(r'packageBaseUrl: "([^"]+)"', worker).group(1)
     urls = {cdn + lock["packages"][n]["file_name"] for n in needed} | _urls(worker)
     assert {u for u in urls if not u.startswith("https://cdn.jsdelivr.net/pyodide/v314.0.7/full/")} == set()
     assert "pypi" not in worker and "pythonhosted" not in worker and "cdn.holoviz.org" not in worker
@@ -181,7 +183,7 @@ def test_the_explore_page_shows_the_whole_space_before_python(site):
 
 
 def test_the_site_pages_name_only_local_or_pinned_urls(site):
-    for name in ("index.html", "embed.html", "light.html", "selfcheck.html", "engines.html", "explore.html"):
+    for name in ("index.html", "embed.html", "selfcheck.html", "engines.html", "explore.html"):
         html = (site / name).read_text()
         assert _urls(html) == set(), name
         for path in re.findall(r"""(?:src|href)=["']([^"':#?]+)""", html):
@@ -330,3 +332,29 @@ def test_four_figure_embeds_of_the_static_site_fit_and_move_together_offline(sit
     for frame in frames:
         expect(frame.locator("#light")).to_have_attribute("data-tick", "2", timeout=5000)
     assert page.outside_requests == []
+
+
+@pytest.mark.browser
+def test_the_full_app_offline_says_what_failed_and_links_to_the_light_page(site_url, page):
+    """Panel's and Bokeh's CDNs out of reach: the full explainer says so in words at once (never a bare
+    spinner) and links to the light page with the same query; its Pyodide core comes from the site."""
+    asked: list[str] = []
+
+    def route(r):
+        asked.append(r.request.url)
+        r.continue_() if r.request.url.startswith(site_url) else r.abort()
+
+    page.context.route("**/*", route)
+    page.goto(f"{site_url}/app/explainer.html?preset=superseded&tick=12")
+    note = page.locator("#full-app-note")
+    expect(note).to_contain_text("could not be reached", timeout=10000)
+    expect(note.get_by_role("link", name="Open the light explainer")).to_have_attribute(
+        "href", f"{site_url}/index.html?preset=superseded&tick=12"
+    )
+    expect(page.locator("#loader-msg")).not_to_have_text("", timeout=10000)
+    for _ in range(40):  # the worker asks for the core within seconds; from the site, not a CDN
+        core = [u for u in asked if u.endswith("pyodide.asm.wasm")]
+        if core:
+            break
+        page.wait_for_timeout(250)
+    assert core and all(u.startswith(site_url) for u in core), core
