@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 import shutil
@@ -21,15 +23,47 @@ PANEL_START = "self.pyodide = await loadPyodide();"
 HEAD = "<head>"
 
 
+#: What the worker never reads from the wheels it installs: the page loads Panel's and Bokeh's JavaScript
+#: and their bundled libraries from their CDNs (panel convert writes those links), so the copies inside
+#: the wheels are dead weight. Panel's CSS, images and model definitions stay.
+UNUSED_IN_THE_WORKER = {
+    "panel": ("panel/dist/bundled/", "panel/tests/", "panel/dist/panel.js.map"),
+    "bokeh": ("bokeh/server/static/",),
+}
+
+
+def without_unused(wheel: Path, out: Path) -> Path:
+    """A copy of ``wheel`` in ``out`` without what the worker never reads, its RECORD rewritten to list
+    exactly the files left, with their real hashes (a wheel that says what it holds)."""
+    name = wheel.name.split("-")[0]
+    dropped = UNUSED_IN_THE_WORKER.get(name, ())
+    if not dropped:
+        return wheel
+    target = out / wheel.name
+    with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as copy:
+        record_name = next(n for n in source.namelist() if n.endswith(".dist-info/RECORD"))
+        lines = []
+        for info in source.infolist():
+            if info.filename == record_name or info.filename.startswith(dropped):
+                continue
+            data = source.read(info)
+            copy.writestr(info, data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            lines.append(f"{info.filename},sha256={digest},{len(data)}")
+        copy.writestr(record_name, "\n".join([*lines, f"{record_name},,"]) + "\n")
+    return target
+
+
 def pack_packages(site: Path, wheels: list[Path], lock_names: list[str]) -> None:
-    """Put every wheel in the converted app's resources archive and make its worker load them, without
-    asking an index: Pyodide's own packages by name from its pinned CDN, ours from the archive."""
+    """Put every wheel in the converted app's resources archive (Panel and Bokeh without what the worker
+    never reads) and make its worker load them, without asking an index: Pyodide's own packages by name
+    from its pinned CDN, ours from the archive."""
     archive = site / "app" / "explainer.resources.zip"
-    with zipfile.ZipFile(archive, "a") as packed:
+    with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(archive, "a") as packed:
         present = set(packed.namelist())
         for wheel in wheels:
             if f"packed_wheels/{wheel.name}" not in present:
-                packed.write(wheel, f"packed_wheels/{wheel.name}")
+                packed.write(without_unused(wheel, Path(tmp)), f"packed_wheels/{wheel.name}")
     worker = site / "app" / "explainer.js"
     script = worker.read_text(encoding="utf-8")
     if script.count(PANEL_LOAD) != 1 or len(PANEL_INSTALL.findall(script)) != 1:

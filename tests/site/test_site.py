@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -358,3 +361,48 @@ def test_the_full_app_offline_says_what_failed_and_links_to_the_light_page(site_
             break
         page.wait_for_timeout(250)
     assert core and all(u.startswith(site_url) for u in core), core
+
+
+STRIPPED_APP_RENDERS = """
+import sys
+import bokeh, panel
+assert panel.__file__.startswith(sys.argv[1]) and bokeh.__file__.startswith(sys.argv[1])
+from bokeh.document import Document
+from bokeh.embed.util import standalone_docs_json_and_render_items
+from bokeh.resources import Resources
+from panel.io.resources import Resources as PanelResources
+from app.explainer import create_app
+doc = Document()
+create_app("?preset=superseded&tick=12").server_doc(doc)
+docs_json, items = standalone_docs_json_and_render_items(doc.roots)
+assert docs_json and items
+print(len(Resources(mode="cdn").js_files), len(PanelResources(mode="cdn").js_files))
+"""
+
+
+def test_the_packed_panel_and_bokeh_without_their_javascript_still_draw_the_app(site, tmp_path):
+    """The worker's Panel and Bokeh come without the JavaScript the page loads from the CDNs: installed
+    from the packed wheels alone, they still build the explainer's document, and every RECORD line is
+    the file it names, with its hash."""
+    archive = zipfile.ZipFile(site / "app" / "explainer.resources.zip")
+    packed = {n.split("/")[-1].split("-")[0]: n for n in archive.namelist() if n.endswith(".whl")}
+    size = sum(archive.getinfo(n).file_size for n in archive.namelist())
+    assert size < 12e6, f"the resources archive is {size / 1e6:.1f} MB"
+    for name in ("panel", "bokeh"):
+        with zipfile.ZipFile(io.BytesIO(archive.read(packed[name]))) as wheel:
+            names = set(wheel.namelist())
+            assert not any(n.startswith(("panel/dist/bundled/", "bokeh/server/static/")) for n in names)
+            record = next(n for n in names if n.endswith(".dist-info/RECORD"))
+            for line in wheel.read(record).decode().splitlines():
+                path, digest, _ = line.rsplit(",", 2)
+                if digest:
+                    data = wheel.read(path)
+                    expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+                    assert digest == f"sha256={expected.decode()}", path
+            assert {line.rsplit(",", 2)[0] for line in wheel.read(record).decode().splitlines()} == names
+            wheel.extractall(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", STRIPPED_APP_RENDERS, str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": f"{tmp_path}:{ROOT}"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
