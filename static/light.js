@@ -46,7 +46,22 @@ const say = (words, tone = "") => {
   status.hidden = !words;
 };
 
+// A strip that scrolls sideways (the diagram on a narrow screen) keeps its current tick in view: as little
+// scrolling as it takes. The served app's twin is in app/views/js/action_html.js.
+function follow() {
+  for (const strip of root.querySelectorAll(".follow-now")) {
+    const now = strip.querySelector(".now-column");
+    if (!now || strip.scrollWidth <= strip.clientWidth) continue;
+    const box = now.getBoundingClientRect(), frame = strip.getBoundingClientRect();
+    if (box.right > frame.right) strip.scrollLeft += Math.min(box.right - frame.right + 4, box.left - frame.left);
+    else if (box.left < frame.left) strip.scrollLeft -= frame.left - box.left + 4;
+  }
+}
+
 function paint(parts) {
+  // The control that had the focus (a button pressed with the keyboard) has it again after the repaint.
+  const focused = document.activeElement && root.contains(document.activeElement)
+    ? document.activeElement.dataset.key : null;
   for (const name of PARTS) {
     const slot = document.getElementById(`part-${name}`);
     if (slot && typeof parts[name] === "string" && shown.get(name) !== parts[name]) {
@@ -54,6 +69,8 @@ function paint(parts) {
       shown.set(name, parts[name]);
     }
   }
+  if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
+  requestAnimationFrame(follow);
   const moved = root.dataset.tick !== String(parts.tick);
   root.dataset.tick = String(parts.tick);
   if (group && moved && told === null) group.postMessage({ tick: parts.tick }); // not what it was told
@@ -130,7 +147,7 @@ function tellHeight() {
   const height = Math.ceil(root.getBoundingClientRect().height) + 16;
   window.parent.postMessage({ type: "durable-work-explainer:height", height }, "*");
 }
-new ResizeObserver(tellHeight).observe(root);
+new ResizeObserver(() => { tellHeight(); follow(); }).observe(root);
 
 // A link that only names a chapter and a tick is shown from the pre-render at once; any other (a
 // switch, a schedule, a tour) waits for Python, which reads every link the served app reads.

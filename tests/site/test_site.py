@@ -288,6 +288,14 @@ def test_the_front_page_tells_the_story_offline_and_never_scrolls_sideways(offli
     expect(page.locator("#light .about nav a")).to_have_count(4)
     expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    # The current tick's column is in view, in the strip that scrolls sideways on a phone.
+    now = page.locator("#part-figure .now-column").bounding_box()
+    assert now["x"] >= 0 and now["x"] + now["width"] <= width + 1, now
+    # A button pressed with the keyboard keeps the focus through the repaint.
+    page.locator("button.forward").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#light")).to_have_attribute("data-tick", "9")
+    expect(page.locator("button.forward")).to_be_focused()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"site-index-{width}.png"), full_page=True)
     assert page.outside_requests == []
