@@ -29,9 +29,7 @@ def sizes(site: Path) -> None:
     own = [p for p in site.rglob("*") if p.is_file() and "pyodide" not in p.relative_to(site).parts]
     core = [p for p in (site / "pyodide").iterdir() if p.is_file()]
     total = sum(p.stat().st_size for p in own)
-    print(
-        f"site's own assets        {total / 1000:.0f} kB in {len(own)} files (pages, pre-renders, app)"
-    )
+    print(f"site's own assets        {total / 1000:.0f} kB in {len(own)} files (pages, pre-renders, app)")
     for p in sorted(own, key=lambda p: -p.stat().st_size)[:6]:
         print(f"  {p.relative_to(site)!s:<38} {p.stat().st_size / 1000:7.1f} kB")
     print(f"vendored Pyodide + wheel {sum(p.stat().st_size for p in core) / 1e6:.1f} MB (for the self-check)")

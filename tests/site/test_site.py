@@ -414,3 +414,23 @@ def test_the_packed_panel_and_bokeh_without_their_javascript_still_draw_the_app(
         cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": f"{tmp_path}:{ROOT}"},
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    "query", ["index.html?tick=8", "embed.html?preset=no-key&tick=14", "embed.html?view=lifecycles&tick=8"]
+)
+def test_axe_finds_nothing_serious_on_the_light_pages(offline_page, site_url, query):
+    axe = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"
+    if not axe.exists():
+        pytest.fail(f"{axe} is missing; ./dev test installs npm's axe-core")
+    page = offline_page
+    page.goto(f"{site_url}/{query}")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    page.evaluate(axe.read_text())
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))"
+    )
+    assert [v for v in found if v["impact"] in ("serious", "critical")] == [], found
+    assert not any(v["id"] == "landmark-one-main" for v in found)
