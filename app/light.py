@@ -18,12 +18,14 @@ from app.render.controls import notice_html, player_html, presets_html, switches
 from app.render.diagram import diagram_html
 from app.render.lifecycles import lifecycles_html
 from app.render.outcome import badge_strip_html, badges_html, outcome_html
+from app.render.records import records_html
 from app.state import PRESETS, SPEEDS, ReaderState
+from app.tour import TourCard
 
 #: The parts of the page, each painted into the element ``part-<name>`` by static/light.js; the fixed
 #: ones change with the chapter or a switch, never with the tick (the build pre-renders them once).
-PARTS = ("header", "player", "figure", "badges", "outcome", "lifecycles", "switches")
-FIXED_PARTS = ("header", "switches")
+PARTS = ("header", "tour", "player", "figure", "badges", "outcome", "lifecycles", "records", "switches")
+FIXED_PARTS = ("header", "tour", "switches")
 
 
 class LightPage:
@@ -31,13 +33,18 @@ class LightPage:
 
     def __init__(self, search: str = "") -> None:
         self.state = ReaderState()
+        self.tour = TourCard(self.state)
+        self.state.param.watch(lambda event: self.tour.new_step(), ["tour"])
         self.state.apply_query(search)
         self.revealed = False
 
-    def act(self, action: str, value: str = "") -> None:
-        """A click or a key from the page: a chapter, a switch (a row of the diagram too), the player."""
+    def act(self, action: str, value: str = "", part: str = "") -> None:
+        """A click or a key from the page: a chapter, a switch (a row of the diagram too), the player, the
+        tour's card (``part`` says which part was clicked: the tour's "back" is not the player's)."""
         s = self.state
-        if action == "preset" and value in PRESETS:
+        if part == "tour":
+            self.tour.act(action, value)
+        elif action == "preset" and value in PRESETS:
             s.apply_preset(value)
         elif action == "set":
             s.set_switch(value)
@@ -55,7 +62,9 @@ class LightPage:
         how fast."""
         s = self.state
         name = s.preset_name()
-        chapter = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if name else ""
+        # In the tour, the step's own words say what to watch; the chapter's would say it twice.
+        shown = name and not s.tour
+        chapter = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if shown else ""
         ending = self.revealed or s.tick >= s.end_tick
         return {
             "query": s.to_query(),
@@ -73,6 +82,8 @@ class LightPage:
             "badges": f"<h2>{escape(heading('invariants'))}</h2>" + badges_html(s.trace, s.tick, s.outcome),
             "outcome": outcome_html(s.outcome, s.trace, s.tick, reveal=ending, offer=True),
             "lifecycles": lifecycles_html(s.trace, s.tick),
+            "records": records_html(s.trace, s.tick),
+            "tour": self.tour.html(),
             "switches": switches_html(s.values(), False, frozenset()),
         }
 
@@ -87,9 +98,9 @@ def start(search: str) -> str:
     return json.dumps(_page.parts())
 
 
-def act(action: str, value: str) -> str:
-    """Do what the reader asked and return the page's parts, as JSON."""
+def act(action: str, value: str, part: str = "") -> str:
+    """Do what the reader asked (in ``part`` of the page) and return the page's parts, as JSON."""
     if _page is None:
         return start("")
-    _page.act(action, value)
+    _page.act(action, value, part)
     return json.dumps(_page.parts())

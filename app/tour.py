@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from html import escape
 
 from app.content import sections
 from app.render.diagram import tick_lines
@@ -114,3 +115,87 @@ def what_happened(trace: dict, tick: int) -> list[str]:
     if tick >= len(trace["ticks"]):
         return [f"the run ended at t{trace['end_tick']}"]
     return tick_lines(trace, tick)
+
+
+def _button(action: str, label: str, disabled: bool = False, primary: bool = False) -> str:
+    return (
+        f'<button type="button" class="tour-{action}{" chosen" if primary else ""}" data-action="{action}" '
+        f'data-key="tour-{action}"{" disabled" if disabled else ""}>{escape(label)}</button>'
+    )
+
+
+class TourCard:
+    """One reader's tour card: the step's question, the answer picked and, once asked, the verdict read
+    from the model's trace. Plain Python, so the Panel app (``app.views.tour``) and the light explainer
+    (``app.light``) draw the same card and judge answers by the same rules."""
+
+    def __init__(self, state) -> None:
+        self.state = state  # app.state.ReaderState
+        self.chosen: int | None = None
+        self.verdict = ""  # HTML
+
+    def step(self) -> Step | None:
+        return steps()[self.state.tour - 1] if 0 < self.state.tour <= len(steps()) else None
+
+    def new_step(self) -> None:
+        """A new step asks afresh."""
+        self.chosen, self.verdict = None, ""
+
+    def html(self) -> str:
+        step = self.step()
+        if step is None:
+            return ""
+        total = len(steps())
+        answers = "".join(
+            f'<label class="tour-answer"><input type="radio" name="tour-answer" data-action="answer" '
+            f'data-value="{n}" data-key="answer-{n}"{" checked" if n == self.chosen else ""}> '
+            f"{escape(a.text)}</label>"
+            for n, a in enumerate(step.answers)
+        )
+        return (
+            f'<section class="tour-step" aria-label="Guided tour">'
+            f"<h2>Tour, step {step.number} of {total}: {escape(step.title)}</h2>"
+            f"<p>{escape(step.watch)}</p>"
+            f'<fieldset class="tour-answers"><legend>{escape(step.question)}</legend>{answers}</fieldset>'
+            f"<p>{_button('check', 'Check my answer and show the tick', primary=True)}</p>"
+            f'<div class="tour-verdict" role="status" aria-live="polite">{self.verdict}</div>'
+            f'<p class="tour-nav">{_button("back", "◀ Back a step", step.number == 1)} '
+            f"{_button('next', 'Next step ▶', step.number == total)} "
+            f"{_button('leave', 'Leave the tour (keep these switches)')}</p></section>"
+        )
+
+    def act(self, action: str, value: str) -> None:
+        """An answer picked, the check, back, next or leave; anything else (from a browser) is ignored."""
+        step = self.step()
+        if step is None:
+            return
+        if action == "answer" and value.isdigit() and int(value) < len(step.answers):
+            self.chosen = int(value)
+        elif action == "check":
+            self.reveal()
+        elif action == "back" and step.number > 1:
+            self.state.go_to_step(step.number - 1)
+        elif action == "next" and step.number < len(steps()):
+            self.state.go_to_step(step.number + 1)
+        elif action == "leave":
+            self.state.leave_tour()
+
+    def reveal(self) -> None:
+        """Step to the asked tick and say, from the trace, which answer the model bears out."""
+        step = self.step()
+        if step is None:
+            return
+        self.state.playing = False
+        self.state.go(step.ask)
+        right = right_answers(step, self.state.trace)
+        if self.chosen is None:
+            opening = "Here is what the model does."
+        elif self.chosen in right:
+            opening = "<b>Right.</b>"
+        else:
+            opening = f"<b>Not quite.</b> {escape(step.answers[self.chosen].why)}"
+        answer = "; ".join(escape(step.answers[n].text) for n in right)
+        happened = "".join(f"<li>{escape(line)}</li>" for line in what_happened(self.state.trace, step.ask))
+        self.verdict = (
+            f"<p>{opening} The model's answer: {answer}</p><p>At t{step.ask}:</p><ul>{happened}</ul>"
+        )

@@ -44,6 +44,7 @@ def page(title: str, body: str, body_class: str = "") -> str:
 #: shows every part but the full badges (the player's line of badges says the same).
 SHOWN_IN = {
     "header": "",
+    "tour": "",
     "player": "timeline lifecycles badges",
     "figure": "timeline",
     "badges": "badges",
@@ -66,7 +67,7 @@ def light_body(compact: bool) -> str:
         if compact
         else f'<section class="about"><h2>{escape(heading("title"))}</h2>'
         f'<div class="intro">{markdown_html(text("captions", "intro"))}</div>'
-        '<nav><a href="app/explainer.html?tour=1">Take the guided tour</a> · <a href="selfcheck.html">The '
+        '<nav><a href="index.html?tour=1">Take the guided tour</a> · <a href="selfcheck.html">The '
         'model in your browser</a> · <a href="engines.html">Real engines</a> · <a href="explore.html">'
         "Beyond the one schedule</a></nav></section>"
     )
@@ -81,9 +82,11 @@ setTimeout(() => document.getElementById("light").classList.remove("pending"), 3
 <main id="light" class="light pending{" embed" if compact else ""}" data-tick="0">
 <div id="light-status" class="status" role="status" aria-live="polite" data-in="timeline lifecycles badges"
  hidden></div>
-{slot("header")}{slot("player")}{slot("figure")}{slot("badges")}{slot("outcome")}
+{slot("header")}{slot("tour")}{slot("player")}{slot("figure")}{slot("badges")}{slot("outcome")}
 <details class="fold" data-in="lifecycles"><summary>{escape(heading("lifecycles"))}</summary>
 <div id="part-lifecycles" class="part">{parts["lifecycles"]}</div></details>
+<details class="fold" data-in=""><summary>{escape(heading("records"))}</summary>
+<div id="part-records" class="part">{parts["records"]}</div></details>
 <details class="fold" data-in=""><summary>Switches</summary>
 <div id="part-switches" class="part">{parts["switches"]}</div></details>
 {full}{about}

@@ -4,7 +4,7 @@
 // same Python at build time) is painted and stepped through; anything that needs Python (a switch) waits
 // for it and is then done in order.
 
-const PARTS = ["header", "player", "figure", "badges", "outcome", "lifecycles", "switches"];
+const PARTS = ["header", "tour", "player", "figure", "badges", "outcome", "lifecycles", "records", "switches"];
 const FIGURES = ["timeline", "lifecycles", "badges"];
 const STEPS = { first: () => 0, back: (t) => t - 1, forward: (t) => t + 1 };
 const KEYS = { " ": "toggle", ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
@@ -99,19 +99,21 @@ async function openChapter(name, tick) {
   paint(frame(tick));
 }
 
-function act(action, value) {
+function act(action, value, part = "") {
   if (python) {
-    python("act", [action, value]).then(paint, failed);
+    python("act", [action, value, part]).then(paint, failed);
     return;
   }
+  // Before Python: the pre-rendered chapter's player and chapters; the rest (a switch, the tour's card)
+  // waits for Python.
   const tick = Number(root.dataset.tick || 0);
-  const end = chapter ? chapter.ticks.length - 1 : 0;
-  if (chapter && action in STEPS) paint(frame(STEPS[action](tick)));
-  else if (chapter && action === "last") paint(frame(end));
-  else if (chapter && action === "go" && /^\d{1,6}$/.test(value)) paint(frame(Number(value)));
-  else if (action === "preset" && chapter) openChapter(value, 0).catch(() => pending.push([action, value]));
+  const local = chapter && part !== "tour";
+  if (local && Object.hasOwn(STEPS, action)) paint(frame(STEPS[action](tick)));
+  else if (local && action === "last") paint(frame(chapter.ticks.length - 1));
+  else if (local && action === "go" && /^\d{1,6}$/.test(value)) paint(frame(Number(value)));
+  else if (local && action === "preset") openChapter(value, 0).catch(() => pending.push([action, value, part]));
   else {
-    pending.push([action, value]);
+    pending.push([action, value, part]);
     say("Python is still loading in your browser; this will be done as soon as it is ready.");
   }
 }
@@ -121,13 +123,14 @@ root.addEventListener("click", (event) => {
   const target = event.target.closest("[data-action]");
   if (!target || target.matches("input[type=range]")) return;
   event.preventDefault();
-  act(target.dataset.action, target.dataset.value || "");
+  act(target.dataset.action, target.dataset.value || "", partOf(target));
 });
+const partOf = (element) => (element.closest(".part")?.id || "").replace(/^part-/, "");
 root.addEventListener("keydown", (event) => {
   const target = event.target.closest("[role=button][data-action]");
   if (target && (event.key === "Enter" || event.key === " ")) {
     event.preventDefault();
-    act(target.dataset.action, target.dataset.value || "");
+    act(target.dataset.action, target.dataset.value || "", partOf(target));
   }
 });
 root.addEventListener("change", (event) => {
@@ -206,7 +209,7 @@ const started = () =>
       clearTimeout(noWord);
       python = ask;
       paint(first);
-      for (const [action, value] of pending.splice(0)) act(action, value);
+      for (const [action, value, part] of pending.splice(0)) act(action, value, part);
       root.dataset.python = "ready";
       say("");
     })

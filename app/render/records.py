@@ -90,10 +90,19 @@ def _get(record: dict, path):
     return record[path]
 
 
-def records_html(trace: dict, tick: int, highlight: tuple | None = None) -> str:
-    """Every store at ``tick``; rows written at this tick are marked new; ``highlight`` is a
-    (store, index) pair that broke an invariant."""
-    frame, names = trace["ticks"][tick], hash_names(trace)
+def breach_record(trace: dict, tick: int) -> tuple | None:
+    """The record behind the first invariant broken at this very tick, to mark it in the tables."""
+    for inv in trace["invariants"]:
+        b = inv["breach"]
+        if b and b["tick"] == tick and b["records"]:
+            return tuple(b["records"][0])
+    return None
+
+
+def records_html(trace: dict, tick: int) -> str:
+    """Every store at ``tick``; rows written at this tick are marked new, and the record behind an
+    invariant broken at this tick is marked so."""
+    frame, names, highlight = trace["ticks"][tick], hash_names(trace), breach_record(trace, tick)
     parts = [
         f'<p class="epoch">Owner epoch <strong>{frame["epoch"]}</strong> · report <strong>'
         f"{frame['report']}</strong> (section 2 says {escape(frame['report_figure'])})</p>"

@@ -31,15 +31,6 @@ def how_to_read_html() -> str:
     )
 
 
-def breach_record(trace: dict, tick: int) -> tuple | None:
-    """The record behind the first invariant broken at this very tick, to mark it in the tables."""
-    for inv in trace["invariants"]:
-        b = inv["breach"]
-        if b and b["tick"] == tick and b["records"]:
-            return tuple(b["records"][0])
-    return None
-
-
 def caption(name: str, title: str | None = None) -> pn.pane.HTML:
     return pn.pane.HTML(caption_html(name, title), sizing_mode="stretch_width")
 
@@ -81,7 +72,7 @@ class TraceView(pn.viewable.Viewer):
             )
             panes.append(
                 self._bound(
-                    lambda trace, tick: records_lead + records_html(trace, tick, breach_record(trace, tick)),
+                    lambda trace, tick: records_lead + records_html(trace, tick),
                     "records-view",
                 )
             )

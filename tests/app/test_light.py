@@ -62,3 +62,25 @@ def test_the_pre_render_is_what_the_page_draws_at_every_tick_of_every_chapter():
             parts = LightPage(f"?preset={preset}&tick={tick}").parts()
             assert {**frames["fixed"], **drawn} == parts, (preset, tick)
         assert set(frames["fixed"]) == set(FIXED_PARTS)
+
+
+def test_the_tour_card_is_the_served_apps_and_its_back_is_not_the_players():
+    from app.tour import right_answers, steps
+
+    page = LightPage("?tour=2")
+    step = steps()[1]
+    assert f"Tour, step 2 of {len(steps())}" in page.parts()["tour"]
+    assert "preset-text" not in page.parts()["header"]  # the step says what to watch
+    (right,) = right_answers(step, page.state.trace)
+    page.act("answer", str(right), "tour")
+    page.act("check", "", "tour")
+    assert "Right." in page.parts()["tour"] and page.parts()["tick"] == step.ask
+    page.act("back", "", "player")
+    assert page.state.tour == 2 and page.parts()["tick"] == step.ask - 1
+    page.act("back", "", "tour")
+    assert page.state.tour == 1 and "Right." not in page.parts()["tour"]  # a new step asks afresh
+
+
+def test_the_records_name_the_record_that_broke_an_invariant():
+    parts = LightPage("?preset=no-key&tick=14").parts()
+    assert "broke an invariant" in parts["records"] and "digest 1" in parts["records"]

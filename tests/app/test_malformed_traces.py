@@ -12,7 +12,7 @@ from app.render.diagram import diagram_html
 from app.render.lifecycles import lifecycle_svg
 from app.render.records import records_html
 from app.render.text import events_table_html
-from app.views.trace import breach_record, now_html
+from app.views.trace import now_html
 from model import Switches, TraceError, dumps, load_trace, run, trace_dict
 
 BASES = [trace_dict(run(s)) for s in (Switches(), Switches(fencing="off", pins="off", post_key="none"))]
@@ -42,7 +42,7 @@ def draw_everything(trace: dict) -> None:
         diagram_html(trace, tick)
         events_table_html(trace, tick)
         now_html(trace, tick)
-        records_html(trace, tick, breach_record(trace, tick))
+        records_html(trace, tick)
         for machine in trace["machines"]:
             lifecycle_svg(machine, frame)
 

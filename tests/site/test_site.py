@@ -434,3 +434,25 @@ def test_axe_finds_nothing_serious_on_the_light_pages(offline_page, site_url, qu
     )
     assert [v for v in found if v["impact"] in ("serious", "critical")] == [], found
     assert not any(v["id"] == "landmark-one-main" for v in found)
+
+
+@pytest.mark.browser
+def test_the_guided_tour_runs_on_the_light_page_offline(offline_page, site_url):
+    from app.state import ReaderState
+    from app.tour import right_answers, steps
+
+    step, state = steps()[1], ReaderState()
+    state.go_to_step(2)
+    (right,) = right_answers(step, state.trace)
+    page = offline_page
+    page.goto(f"{site_url}/index.html?tour=2")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    tour = page.locator("#part-tour")
+    expect(tour).to_contain_text("Tour, step 2")
+    tour.locator("input[type=radio]").nth(1 - right).check()
+    tour.get_by_role("button", name="Check my answer and show the tick").click()
+    expect(tour.locator(".tour-verdict")).to_contain_text("Not quite.")
+    expect(page.locator("#light")).to_have_attribute("data-tick", str(step.ask))
+    tour.get_by_role("button", name="Next step ▶").click()
+    expect(tour).to_contain_text("Tour, step 3")
+    assert "tour=3" in page.url and page.outside_requests == []
