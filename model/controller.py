@@ -80,12 +80,13 @@ class Controller:
                 attempt.missed = 0
                 continue
             attempt.missed += 1
-            if attempt.missed < world.schedule.threshold:
+            tolerated = world.schedule.missed_heartbeats_tolerated()
+            if attempt.missed < tolerated:
                 world.emit(
                     ACTOR,
                     "heartbeat-missed",
-                    f"{attempt.name} misses a heartbeat ({attempt.missed} of {world.schedule.threshold})"
-                    if world.schedule.threshold > 2
+                    f"{attempt.name} misses a heartbeat ({attempt.missed} of {tolerated})"
+                    if tolerated > 2
                     else f"{attempt.name} misses a heartbeat",
                     f"{attempt.name} silent",
                 )
@@ -171,8 +172,8 @@ class Controller:
             self._reconcile(world, attempt, pin)
         world.lifecycles.move("attempt", attempt.name, lc.Happening.DISPATCH, world.tick)
         world.emit(ACTOR, "dispatch", f"dispatches {attempt.name}", f"dispatch {attempt.name}")
-        stall = world.schedule.successor_stall
-        if stall and number == world.schedule.silent_attempt + 1:
+        stall = world.schedule.stall_of(number)
+        if stall:
             attempt.silent_until = world.tick + 1 + stall
             world.emit(
                 attempt.actor,

@@ -133,6 +133,39 @@ class Schedule:
             poster_death=_POSTER_DEATH[switches.poster],
         )
 
+    # --- the choices the world asks of its schedule -------------------------------------------------
+    # Every schedule decision the world takes is one of these questions, asked when it arises; nothing
+    # else in the model reads a schedule's values. An explorer that branches can answer them here.
+
+    def silences(self, attempt: int, point: str) -> bool:
+        """Whether attempt number ``attempt`` goes silent as it starts ``point``."""
+        return attempt == self.silent_attempt and point == self.silent_at
+
+    def silence_length(self) -> int | None:
+        """How many ticks a silence lasts once it has begun (None: it never wakes)."""
+        return self.silent_for
+
+    def missed_heartbeats_tolerated(self) -> int:
+        """How many missed heartbeats in a row make an attempt UNKNOWN."""
+        return self.threshold
+
+    def corrects_at(self, tick: int) -> bool:
+        """Whether the report is corrected at ``tick``."""
+        return tick == self.correction_at
+
+    def corrects_after(self, tick: int) -> bool:
+        """Whether a correction is still ahead after ``tick``."""
+        return self.correction_at is not None and self.correction_at > tick
+
+    def poster_dies_at(self, point: PosterDeath) -> bool:
+        """Whether the first poster dies at this point of its post."""
+        return self.poster_death is point
+
+    def stall_of(self, attempt: int) -> int:
+        """How many ticks attempt number ``attempt`` stalls before its first step (the silent one's
+        successor may stall; no other does)."""
+        return self.successor_stall if attempt == self.silent_attempt + 1 else 0
+
     def replace(self, **changes: object) -> Schedule:
         for key in changes:
             _field(key)

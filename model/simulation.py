@@ -40,7 +40,7 @@ from .world import World
 
 def world_phase(world: World) -> None:
     """Phase 1: the report correction of this tick; a paused attempt wakes."""
-    if world.tick == world.schedule.correction_at:
+    if world.schedule.corrects_at(world.tick):
         world.report = V2
         world.emit("report", "report-corrected", "is corrected to v2 (revenue 4.1 → 4.7 million)", "v2")
         for acceptance in world.records.acceptances.records:
@@ -86,8 +86,7 @@ def play_tick(world: World) -> None:
 def quiescent(world: World) -> bool:
     """Nothing can happen after this tick: no actor may act later, and the report's correction is not
     still ahead. Each actor says for itself whether it may act after the tick (``may_act_after``)."""
-    correction_at = world.schedule.correction_at
-    if correction_at is not None and correction_at > world.tick:
+    if world.schedule.corrects_after(world.tick):
         return False
     actors = [*world.attempts, world.controller, world.newsletter]
     return not any(actor.may_act_after(world) for actor in actors)

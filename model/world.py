@@ -173,22 +173,22 @@ class World:
 
     def silence_starts(self, attempt: Attempt, point: str) -> bool:
         """Whether the schedule's silence begins now, as ``attempt`` starts ``point``; if so, it has."""
-        schedule = self.schedule
-        if self.silenced or attempt.number != schedule.silent_attempt or point != schedule.silent_at:
+        if self.silenced or not self.schedule.silences(attempt.number, point):
             return False
         self.silenced = True
-        if schedule.silent_for is None:
+        length = self.schedule.silence_length()
+        if length is None:
             attempt.silent_until = FOREVER
             attempt.alive = False  # a crashed attempt never comes back
         else:
-            attempt.silent_until = self.tick + schedule.silent_for
+            attempt.silent_until = self.tick + length
         return True
 
     def poster_dies(self, attempt: Attempt, point: PosterDeath) -> bool:
         """Whether the first attempt to post dies at this point of its post (once, and only that one)."""
         if self.first_poster is None:
             self.first_poster = attempt.number
-        if self.poster_died or self.first_poster != attempt.number or self.schedule.poster_death is not point:
+        if self.poster_died or self.first_poster != attempt.number or not self.schedule.poster_dies_at(point):
             return False
         self.poster_died = True
         return True
