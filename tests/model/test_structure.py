@@ -71,3 +71,46 @@ def test_importing_an_attempt_loads_no_controller():
 
 def test_one_check_per_invariant():
     assert list(CHECKS) != [] and set(CHECKS) == set(INVARIANT_IDS)
+
+
+def test_the_world_asks_its_schedule_and_never_reads_its_values():
+    """Every schedule choice goes through one of Schedule's questions (silences, corrects_at, …), so an
+    explorer can answer them in one place. The explorer and the command line, which list and print
+    schedules, may read the values; the simulation may not."""
+    from model.schedule import FIELDS
+
+    fields = {f.id for f in FIELDS}
+    readers = []
+    for path in sorted(MODEL.glob("*.py")):
+        if path.name in ("schedule.py", "explore.py", "cli.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in fields:
+                inner = node.value
+                if isinstance(inner, ast.Attribute) and inner.attr == "schedule" or (
+                    isinstance(inner, ast.Name) and inner.id == "schedule"
+                ):
+                    readers.append(f"{path.name}:{node.lineno} .{node.attr}")
+    assert readers == []
+
+
+def test_a_paused_collector_comes_back_as_it_was_even_after_an_error():
+    import gc
+
+    from model.simulation import collector_paused
+
+    assert gc.isenabled()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+            raise RuntimeError("a run failed")
+    except RuntimeError:
+        pass
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # it was off before: it stays off
+    finally:
+        gc.enable()
