@@ -244,7 +244,7 @@ def test_no_caption_shows_literal_markdown():
     for name in sections("captions"):
         html = caption_html(name)
         assert "*" not in html and "`" not in html, name
-    assert re.search(r"<em>computed\s+from</em>", caption_html("records")) and "<em>new</em>" in caption_html(
+    assert re.search(r"<em>input\s+read</em>", caption_html("records")) and "<em>new</em>" in caption_html(
         "records"
     )
 
