@@ -46,6 +46,19 @@ FRAME_FIT = """() => [...document.querySelectorAll("iframe.figure")].map((frame)
 })"""
 
 
+def assert_four_frames_fit(page, screenshot: str) -> None:
+    """The host page's four frames are each their content's height within 10 px, scroll neither way,
+    and are saved as a screenshot for a reader to look at."""
+    fits = page.evaluate(FRAME_FIT)
+    assert len(fits) == 4
+    for fit in fits:
+        assert fit["content"] > 150, fit
+        assert abs(fit["frame"] - fit["content"]) <= 10, fit
+        assert not fit["scrolls"], fit
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / screenshot), full_page=True)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from app.state import PRESETS
 from model import Switches, run
 from model.switches import ALL_SETTINGS, Role, allowed_values, ids_of
-from tests.browser.conftest import FRAME_FIT
+from tests.browser.conftest import assert_four_frames_fit
 from tests.conftest import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.browser
@@ -221,14 +221,7 @@ def test_four_figure_embeds_fit_their_frames_at_once_and_move_together(page, exp
         timeout=90000,
     )
     page.wait_for_timeout(1500)  # the last height messages after the first drawing
-    fits = page.evaluate(FRAME_FIT)
-    assert len(fits) == 4
-    for fit in fits:
-        assert fit["content"] > 200, fit
-        assert abs(fit["frame"] - fit["content"]) <= 10, fit
-        assert not fit["scrolls"], fit
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "embed-figures-in-host.png"), full_page=True)
+    assert_four_frames_fit(page, "embed-figures-in-host.png")
     frames = [f for f in page.frames if f.parent_frame is not None]
     diagram = next(f for f in frames if "view=timeline" in f.url)
     for _ in range(3):

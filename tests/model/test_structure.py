@@ -87,8 +87,10 @@ def test_the_world_asks_its_schedule_and_never_reads_its_values():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and node.attr in fields:
                 inner = node.value
-                if isinstance(inner, ast.Attribute) and inner.attr == "schedule" or (
-                    isinstance(inner, ast.Name) and inner.id == "schedule"
+                if (
+                    isinstance(inner, ast.Attribute)
+                    and inner.attr == "schedule"
+                    or (isinstance(inner, ast.Name) and inner.id == "schedule")
                 ):
                     readers.append(f"{path.name}:{node.lineno} .{node.attr}")
     assert readers == []

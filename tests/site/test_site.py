@@ -25,7 +25,7 @@ from model import Switches, dumps, run, trace_dict
 from model.analyses import fingerprint, sweep
 from model.explore import explore_setting, source_digest
 from model.schedule import Schedule
-from tests.browser.conftest import FRAME_FIT
+from tests.browser.conftest import assert_four_frames_fit
 from tests.conftest import ARTIFACTS, ROOT
 from tests.site.conftest import NODE_SCRIPT
 
@@ -329,14 +329,7 @@ def test_four_figure_embeds_of_the_static_site_fit_and_move_together_offline(sit
     for frame in frames:
         expect(frame.locator("#light")).not_to_have_class(re.compile("pending"), timeout=5000)
     page.wait_for_timeout(500)  # the last height messages
-    fits = page.evaluate(FRAME_FIT)
-    assert len(fits) == 4
-    for fit in fits:
-        assert fit["content"] > 150, fit
-        assert abs(fit["frame"] - fit["content"]) <= 10, fit
-        assert not fit["scrolls"], fit
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "site-figures-in-host.png"), full_page=True)
+    assert_four_frames_fit(page, "site-figures-in-host.png")
     diagram = next(f for f in frames if "view=timeline" in f.url)
     diagram.locator("button.forward").click()
     diagram.locator("button.forward").click()
