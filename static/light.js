@@ -122,7 +122,7 @@ function act(action, value, part = "") {
 root.addEventListener("click", (event) => {
   const target = event.target.closest("[data-action]");
   if (!target || target.matches("input[type=range]")) return;
-  event.preventDefault();
+  if (!target.matches("input")) event.preventDefault(); // a radio (a tour answer) shows its choice at once
   act(target.dataset.action, target.dataset.value || "", partOf(target));
 });
 const partOf = (element) => (element.closest(".part")?.id || "").replace(/^part-/, "");

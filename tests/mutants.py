@@ -91,10 +91,10 @@ MUTANTS = (
     ),
     Mutant("view-ignored", "app/state.py", 'UrlFlag("view", "view",', 'UrlFlag("figure", "view",'),
     Mutant(
-        "front-page-wrong-chapter",
-        "sitebuild/pages.py",
-        "result = run(Switches())",
-        'result = run(Switches(pins="off"))',
+        "pre-render-wrong-chapter",
+        "sitebuild/light.py",
+        'page = LightPage(f"?preset={preset}")',
+        'page = LightPage("?preset=main")',
     ),
     Mutant(
         "no-reconcile-against-the-announced-digest",
@@ -111,8 +111,8 @@ MUTANTS = (
     Mutant(
         "suspicion-one-beat-late",
         "model/controller.py",
-        "if attempt.missed < world.schedule.threshold:",
-        "if attempt.missed <= world.schedule.threshold:",
+        "if attempt.missed < tolerated:",
+        "if attempt.missed <= tolerated:",
     ),
     Mutant(
         "journal-skips-the-input-hash",
