@@ -14,7 +14,7 @@ import json
 from html import escape
 
 from app.content import heading, markdown_html, text
-from app.render.controls import notice_html, player_html, presets_html, switches_html
+from app.render.controls import notice_html, player_html, presets_html, schedule_note_html, switches_html
 from app.render.diagram import diagram_html
 from app.render.lifecycles import lifecycles_html
 from app.render.outcome import badge_strip_html, badges_html, outcome_html
@@ -50,11 +50,13 @@ class LightPage:
             s.set_switch(value)
         elif action == "reveal":
             self.revealed = True
+        elif action == "article-schedule":
+            s.reset_schedule()
         elif action == "advance":  # playback's timer, which lives in the browser
             s.advance()
         else:
             s.player_action(action, value)
-        if action in ("preset", "set"):
+        if action in ("preset", "set", "article-schedule"):
             self.revealed = False
 
     def parts(self) -> dict:
@@ -75,7 +77,8 @@ class LightPage:
             "header": f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
             + notice_html(s.notices)
             + presets_html(list(PRESETS), name)
-            + chapter,
+            + chapter
+            + (schedule_note_html(s.schedule().words(), editable=False) if s.schedule_changes() else ""),
             "player": player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS), keys=False)
             + badge_strip_html(s.trace, s.tick, s.outcome, always=True),
             "figure": diagram_html(s.trace, s.tick),

@@ -145,7 +145,7 @@ def explore_body(data: dict) -> str:
         f'<div class="intro">{caption_html("explore")}{headline_html(data)}</div>'
         '<nav><a href="index.html">Back to the explainer</a> · <a href="explore.json">The results as JSON'
         "</a></nav></header>"
-        f"<main>{markdown_html(text('explore', 'findings'))}{table_html(data, 'app/explainer.html')}</main>"
+        f"<main>{markdown_html(text('explore', 'findings'))}{table_html(data, 'index.html')}</main>"
     )
 
 

@@ -156,3 +156,16 @@ def notice_html(notices: list[str]) -> str:
         return ""
     items = "".join(f"<li>{escape(n)}</li>" for n in notices)
     return f'<div class="notice" role="status"><strong>About this link:</strong><ul>{items}</ul></div>'
+
+
+def schedule_note_html(words: str, editable: bool) -> str:
+    """That the run is not on the article's schedule, in words, with the way back (and, where the Explore
+    view is at hand, the way to edit it)."""
+    back = '<button type="button" data-action="article-schedule" data-key="article-schedule">'
+    edit = '<button type="button" data-action="edit-schedule" data-key="edit-schedule">'
+    return (
+        f'<div class="schedule-note"><strong>Not the article\'s schedule:</strong> {escape(words)}. '
+        f"{back}Back to the article's schedule</button>"
+        + (f" {edit}Edit it (Explore)</button>" if editable else "")
+        + "</div>"
+    )

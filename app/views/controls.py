@@ -9,7 +9,7 @@ import panel as pn
 import param
 
 from app.content import heading, markdown_html, text
-from app.render.controls import notice_html, player_html, presets_html, switches_html
+from app.render.controls import notice_html, player_html, presets_html, schedule_note_html, switches_html
 from app.render.outcome import badge_strip_html
 from app.state import PRESETS, SPEEDS
 from app.views.action_html import ActionHTML
@@ -78,14 +78,7 @@ class Header(pn.viewable.Viewer):
         explorer lands here), with the way back."""
         if not self.state.schedule_changes():
             return ""
-        return (
-            '<div class="schedule-note"><strong>Not the article\'s schedule:</strong> '
-            f"{escape(self.state.schedule().words())}. "
-            '<button type="button" data-action="article-schedule" data-key="article-schedule">'
-            "Back to the article's schedule</button> "
-            '<button type="button" data-action="edit-schedule" data-key="edit-schedule">'
-            "Edit it (Explore)</button></div>"
-        )
+        return schedule_note_html(self.state.schedule().words(), editable=True)
 
     def _act(self, action: str, value: str) -> None:
         if action == "preset" and value in PRESETS:

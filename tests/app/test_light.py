@@ -84,3 +84,12 @@ def test_the_tour_card_is_the_served_apps_and_its_back_is_not_the_players():
 def test_the_records_name_the_record_that_broke_an_invariant():
     parts = LightPage("?preset=no-key&tick=14").parts()
     assert "broke an invariant" in parts["records"] and "digest 1" in parts["records"]
+
+
+def test_a_run_off_the_articles_schedule_says_so_with_the_way_back():
+    """A link from the explorer's table (the static explore page links here) names a schedule."""
+    page = LightPage("?fencing=off&silent_at=s2&threshold=1")
+    assert "Not the article's schedule" in page.parts()["header"]
+    assert "Edit it (Explore)" not in page.parts()["header"]  # no Explore view on the light page
+    page.act("article-schedule")
+    assert page.parts()["query"] == "?fencing=off" and "schedule-note" not in page.parts()["header"]

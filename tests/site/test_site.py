@@ -182,7 +182,26 @@ def test_the_explore_page_shows_the_whole_space_before_python(site):
     assert html.count("<tr>") == data["settings"] + 1  # a head row, then one per protection setting
     for row in data["rows"]:
         for case in row["smallest"].values():
-            assert escape(case["query"]) in html
+            assert escape(f"index.html{case['query']}") in html  # replayed on the light page
+
+
+@pytest.mark.browser
+def test_a_replay_link_of_the_explore_page_opens_on_the_light_page_offline(offline_page, site_url):
+    page = offline_page
+    page.goto(f"{site_url}/explore.html")
+    schedule_ids = (
+        "silent_at",
+        "silent_for",
+        "threshold",
+        "correction_at",
+        "poster_death",
+        "successor_stall",
+    )
+    replays = ", ".join(f'main a[href^="index.html?"][href*="{k}="]' for k in schedule_ids)
+    page.locator(replays).first.click()  # a case on a schedule of its own
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(page.locator("#part-header .schedule-note")).to_contain_text("Not the article's schedule")
+    assert page.outside_requests == []
 
 
 def test_the_site_pages_name_only_local_or_pinned_urls(site):
