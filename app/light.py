@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 from html import escape
 
-from app.content import heading, markdown_html, text
-from app.render.controls import notice_html, player_html, presets_html, schedule_note_html, switches_html
+from app.content import heading
+from app.render.controls import header_html, player_html, switches_html
 from app.render.diagram import diagram_html
 from app.render.lifecycles import lifecycles_html
 from app.render.outcome import badge_strip_html, badges_html, outcome_html
@@ -34,9 +34,10 @@ class LightPage:
     def __init__(self, search: str = "") -> None:
         self.state = ReaderState()
         self.tour = TourCard(self.state)
+        self.revealed = False  # the reader pressed Reveal; forgotten when the run changes, as in the app
         self.state.param.watch(lambda event: self.tour.new_step(), ["tour"])
+        self.state.param.watch(lambda event: setattr(self, "revealed", False), ["trace"])
         self.state.apply_query(search)
-        self.revealed = False
 
     def act(self, action: str, value: str = "", part: str = "") -> None:
         """A click or a key from the page: a chapter, a switch (a row of the diagram too), the player, the
@@ -56,17 +57,13 @@ class LightPage:
             s.advance()
         else:
             s.player_action(action, value)
-        if action in ("preset", "set", "article-schedule"):
-            self.revealed = False
 
     def parts(self) -> dict:
         """Every part's HTML, and what the browser needs besides: the link, the tick, whether playing and
         how fast."""
         s = self.state
-        name = s.preset_name()
-        # In the tour, the step's own words say what to watch; the chapter's would say it twice.
-        shown = name and not s.tour
-        chapter = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if shown else ""
+        title = f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
+        schedule = s.schedule().words() if s.schedule_changes() else None
         ending = self.revealed or s.tick >= s.end_tick
         return {
             "query": s.to_query(),
@@ -74,11 +71,9 @@ class LightPage:
             "end": s.end_tick,
             "playing": s.playing,
             "period": SPEEDS[s.speed],
-            "header": f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
-            + notice_html(s.notices)
-            + presets_html(list(PRESETS), name)
-            + chapter
-            + (schedule_note_html(s.schedule().words(), editable=False) if s.schedule_changes() else ""),
+            "header": header_html(
+                title, s.notices, list(PRESETS), s.preset_name(), bool(s.tour), schedule, editable=False
+            ),
             "player": player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS), keys=False)
             + badge_strip_html(s.trace, s.tick, s.outcome, always=True),
             "figure": diagram_html(s.trace, s.tick),

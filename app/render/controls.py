@@ -150,6 +150,26 @@ def tabs_html(tabs: list[tuple[str, str]], active: str) -> str:
     return f'<div class="tabs" role="tablist" aria-label="Views">{items}</div>'
 
 
+def header_html(
+    title: str,
+    notices: list[str],
+    chapters: list[str],
+    preset: str | None,
+    in_tour: bool,
+    schedule_words: str | None,
+    editable: bool = True,
+) -> str:
+    """The top of the page after its ``title`` (HTML): what was wrong with the link, a button for each of
+    the ``chapters`` (none: no buttons), the words of the chapter on show (``preset``), and a note when
+    the run is not on the article's schedule (``schedule_words``; ``editable`` offers the Explore view)."""
+    # In the tour, the step's own words say what to watch; the chapter's would say it twice.
+    shown = preset and not in_tour
+    chapter = f'<div class="preset-text">{markdown_html(text("presets", preset))}</div>' if shown else ""
+    buttons = presets_html(chapters, preset) if chapters else ""
+    note = schedule_note_html(schedule_words, editable) if schedule_words else ""
+    return title + notice_html(notices) + buttons + chapter + note
+
+
 def notice_html(notices: list[str]) -> str:
     """What was wrong with the link, as escaped text: a reader's value is never markup."""
     if not notices:

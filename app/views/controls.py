@@ -9,7 +9,7 @@ import panel as pn
 import param
 
 from app.content import heading, markdown_html, text
-from app.render.controls import notice_html, player_html, presets_html, schedule_note_html, switches_html
+from app.render.controls import header_html, player_html, switches_html
 from app.render.outcome import badge_strip_html
 from app.state import PRESETS, SPEEDS
 from app.views.action_html import ActionHTML
@@ -60,25 +60,17 @@ class Header(pn.viewable.Viewer):
         self._redraw()
 
     def _redraw(self, *events) -> None:
-        name = self.state.preset_name()
+        s = self.state
         if self.compact:
             title = f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
         else:
             intro = markdown_html(text("captions", "intro"))
             title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{intro}</div>'
-        # In the tour, the step's own words say what to watch; the chapter's would say it twice.
-        shown = name and not self.state.tour
-        note = f'<div class="preset-text">{markdown_html(text("presets", name))}</div>' if shown else ""
         # The embed shows its own chapter; presenter mode keeps the buttons to move between chapters.
-        chapters = presets_html(list(PRESETS), name) if not self.compact or self.chapters else ""
-        self.html.html = title + notice_html(self.state.notices) + chapters + note + self._schedule_html()
-
-    def _schedule_html(self) -> str:
-        """A run on a schedule that is not the article's says so where every reader looks (a link from the
-        explorer lands here), with the way back."""
-        if not self.state.schedule_changes():
-            return ""
-        return schedule_note_html(self.state.schedule().words(), editable=True)
+        chapters = list(PRESETS) if not self.compact or self.chapters else []
+        # A run on another schedule says so where every reader looks (a link from the explorer lands here).
+        schedule = s.schedule().words() if s.schedule_changes() else None
+        self.html.html = header_html(title, s.notices, chapters, s.preset_name(), bool(s.tour), schedule)
 
     def _act(self, action: str, value: str) -> None:
         if action == "preset" and value in PRESETS:
