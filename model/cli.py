@@ -4,7 +4,8 @@
     sweep   the outcomes of all 864 combinations (``--json`` or ``--csv``)
     compare the one-change-at-a-time table (``--json``)
     explore every protection setting against every schedule of a finite space: how many break each
-            invariant, and the smallest run that does (``--json`` for everything)
+            invariant, and the smallest run that does (``--json`` for everything; ``--exhaustive``
+            reruns every schedule from t0 instead of walking the graph, for the same bytes)
     bench   how long the model takes (figures printed, nothing asserted)
 
 ``trace`` also takes the schedule's values (``--silent-at``, ``--correction-at``, ...): the switches give
@@ -170,6 +171,11 @@ def _parser() -> argparse.ArgumentParser:
         help="hold these protections (e.g. fencing=on,pins=off); the others take every value",
     )
     explore.add_argument("--json", action="store_true", help="everything, with every counterexample")
+    explore.add_argument(
+        "--exhaustive",
+        action="store_true",
+        help="run every schedule from t0 instead of walking the graph of shared states (same result, slower)",
+    )
     where = explore.add_mutually_exclusive_group()
     where.add_argument("--workers", type=_workers, default=None, help="processes (default: every core)")
     where.add_argument(
@@ -370,7 +376,7 @@ def _explore(args: argparse.Namespace) -> None:
             f"python3 -m model explore: cannot reach the Dask scheduler {quoted(args.scheduler)}: {error}"
         ) from error
     try:
-        result = explore(args.protections, mapper=mapper)
+        result = explore(args.protections, mapper=mapper, exhaustive=args.exhaustive)
     except Exception as error:
         if type(error).__name__ != "KilledWorker":
             raise

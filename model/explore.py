@@ -13,9 +13,19 @@ the smallest counterexample: the fewest ticks (the run's length), then the fewes
 schedule (the case nearest the story), then the first in enumeration order (so the answer is the same on
 any number of workers). Each comes with the command line and the page link that replay it.
 
+How: by default, every schedule of a setting in one graph walk (``model.graph``): the runs move
+together, fork where their schedules disagree and merge where their worlds meet again; ``exhaustive``
+runs each schedule from t0 instead, and gives the same bytes.
+
 Work is split by protection setting (``explore_setting`` is a pure function of plain data), so it runs
 the same in one process, on every core through ``concurrent.futures``, or on a Dask cluster; results are
 put back in setting order, so the output is identical whichever ran it.
+
+A larger space (longer silences, another attempt silent, more thresholds) is a ``space`` argument (its
+values as ``SPACE`` lists them): a setting's walk grows with the number of distinct worlds its schedules
+reach rather than with the number of schedules, and settings spread over a cluster's workers as they do
+over local cores (``python3 -m model explore --scheduler tcp://host:8786``, this package installed on
+every worker). Each walk holds its frozen worlds in memory (tens of MB for the default space).
 """
 
 from __future__ import annotations
@@ -27,9 +37,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, partial
 from pathlib import Path
 
+from .graph import Leaf, Space, walk
 from .invariants import INVARIANT_IDS
 from .schedule import ARTICLE, FIELDS, SILENT_POINTS, PosterDeath, Schedule, text_of
-from .simulation import run
+from .simulation import collector_paused, run
 from .switches import MAIN_TRACE, SETTING_BY_ID, Role, SwitchError, Switches, ids_of, parse_value, quoted
 
 #: The values each schedule field takes in the exhaustive space. The article's own values are among them;
@@ -128,27 +139,61 @@ def replay(protections: Mapping[str, str], schedule: Schedule) -> dict:
     }
 
 
-def explore_setting(protections: Mapping[str, str], space: Mapping[str, tuple] = SPACE) -> dict:
-    """Run one protection setting against every schedule of the space. Plain data in and out."""
+def explore_setting(
+    protections: Mapping[str, str], space: Mapping[str, tuple] = SPACE, exhaustive: bool = False
+) -> dict:
+    """Run one protection setting against every schedule of the space. Plain data in and out.
+
+    By default the schedules move together through one graph walk (``model.graph``); ``exhaustive``
+    runs each schedule from t0 instead. Both give the same endings per schedule, so the same row."""
     switches = Switches(**protections)
+    if exhaustive:
+        endings: Iterable[Leaf] = _one_by_one(switches, schedule_list(space))
+    else:
+        with collector_paused():  # a walk keeps every world it froze: nothing for the collector to find
+            endings = walk(switches, graph_space(space)).leaves
+    return _tally(protections, endings, space)
+
+
+def graph_space(space: Mapping[str, tuple] = SPACE) -> Space:
+    """The space's schedules as bits (``model.graph``), made once per process and space."""
+    return _graph_space(tuple((k, tuple(v)) for k, v in space.items()))
+
+
+@cache
+def _graph_space(space: tuple[tuple[str, tuple], ...]) -> Space:
+    return Space(_schedule_list(space))
+
+
+def _one_by_one(switches: Switches, schedules: Iterable[Schedule]) -> Iterator[Leaf]:
+    """Each schedule's run from t0, as an ending of its own."""
+    for number, schedule in enumerate(schedules):
+        result = run(switches, recording=False, schedule=schedule)
+        yield Leaf(1 << number, result.end_tick, result.world.checker.first, result.outcome().finished)
+
+
+def _tally(protections: Mapping[str, str], endings: Iterable[Leaf], space: Mapping[str, tuple]) -> dict:
+    """Count, per invariant (and for not finishing), the schedules whose runs broke it, and keep the
+    smallest case by the module's measure."""
     broken = {i: 0 for i in (*INVARIANT_IDS, UNFINISHED)}
     smallest: dict[str, tuple] = {}
     runs = 0
+    schedule_of, nearest = schedule_list(space), _nearest(space)
 
-    def keep(what: str, key: tuple, schedule: Schedule, detail: str) -> None:
-        broken[what] += 1
+    def keep(what: str, count: int, key: tuple, detail: str) -> None:
+        broken[what] += count
         if what not in smallest or key < smallest[what][0]:
-            smallest[what] = (key, schedule, detail)
+            smallest[what] = (key, schedule_of[key[-1]], detail)
 
-    for index, schedule in enumerate(schedule_list(space)):
-        result = run(switches, recording=False, schedule=schedule)
-        runs += 1
-        ticks, faults = result.end_tick + 1, schedule.faults()
-        for invariant, breach in result.world.checker.first.items():
-            keep(invariant, (ticks, faults, breach.tick, _changes(schedule), index), schedule, breach.detail)
-        if not result.outcome().finished:
-            key = (ticks, faults, result.end_tick, _changes(schedule), index)
-            keep(UNFINISHED, key, schedule, UNFINISHED_MEANING)
+    for ending in endings:
+        count = ending.schedules.bit_count()
+        runs += count
+        ticks = ending.end_tick + 1
+        faults, changes, number = nearest(ending.schedules)
+        for invariant, breach in ending.first.items():
+            keep(invariant, count, (ticks, faults, breach.tick, changes, number), breach.detail)
+        if not ending.finished:
+            keep(UNFINISHED, count, (ticks, faults, ending.end_tick, changes, number), UNFINISHED_MEANING)
     cases = {}
     for what, ((ticks, faults, tick, *_), schedule, detail) in smallest.items():
         cases[what] = {
@@ -167,6 +212,30 @@ def explore_setting(protections: Mapping[str, str], space: Mapping[str, tuple] =
         "broken": broken,
         "smallest": {i: cases[i] for i in broken if i in cases},
     }
+
+
+def _nearest(space: Mapping[str, tuple]) -> Callable[[int], tuple[int, int, int]]:
+    """For a set of the space's schedules (a mask), the one the measure prefers when their runs ended
+    alike: the fewest faults, then the fewest changes from the article's schedule, then the first; as
+    ``(faults, changes, number)``."""
+    return _nearest_in(tuple((k, tuple(v)) for k, v in space.items()))
+
+
+@cache
+def _nearest_in(space: tuple[tuple[str, tuple], ...]) -> Callable[[int], tuple[int, int, int]]:
+    classes: dict[tuple[int, int], int] = {}
+    for number, schedule in enumerate(_schedule_list(space)):
+        measure = (schedule.faults(), _changes(schedule))
+        classes[measure] = classes.get(measure, 0) | 1 << number
+    ordered = sorted(classes.items())
+
+    def nearest(schedules: int) -> tuple[int, int, int]:
+        for (faults, changes), members in ordered:
+            if found := schedules & members:
+                return faults, changes, (found & -found).bit_length() - 1
+        raise ValueError("an empty set of schedules has no nearest one")
+
+    return nearest
 
 
 # --- running it --------------------------------------------------------------------------------------
@@ -208,12 +277,15 @@ def explore(
     fixed: Mapping[str, str] | None = None,
     space: Mapping[str, tuple] = SPACE,
     mapper: Mapper | None = None,
+    exhaustive: bool = False,
 ) -> dict:
     """Explore every protection setting (``fixed`` ones held) against the space; results in setting
-    order, with the space's size and the headline."""
+    order, with the space's size and the headline. ``exhaustive`` runs every schedule from t0 rather
+    than walking the graph; the result is the same."""
     settings = protection_settings(fixed)
     mapper = mapper or (lambda fn, items: map(fn, items))
-    rows = list(mapper(partial(explore_setting, space=space), settings))
+    one_setting = partial(explore_setting, space=space, exhaustive=exhaustive)
+    rows = list(mapper(one_setting, settings))
     result = {
         "model": source_digest(),
         "space": {k: [text_of(v) for v in values] for k, values in space.items()},
@@ -227,7 +299,7 @@ def explore(
     # first written (unless the reader holds the rules, or the headline's protections, at other values).
     literal = [s | {"controller": "literal"} for s in settings if _headline_setting(s)]
     if literal and "controller" not in (fixed or {}):
-        result["literal_rules"] = headline(list(mapper(partial(explore_setting, space=space), literal)))
+        result["literal_rules"] = headline(list(mapper(one_setting, literal)))
     return result
 
 

@@ -102,7 +102,7 @@ class Checker:
     def __init__(self) -> None:
         self.first: dict[str, Breach] = {}
         self.breaches: list[Breach] = []
-        self._seen = {"posts": 0, "stale": 0, "acceptances": 0}
+        self._seen = (0, 0, 0)  # how many posts, stale writes and acceptances were judged already
         self.announced: set[str] = set()
         self.accepted_by_version: dict[str, set[str]] = {v.name: set() for v in VERSIONS}
         self._newsletter_checked = False
@@ -110,23 +110,27 @@ class Checker:
     def broken(self) -> list[str]:
         return sorted(self.first)
 
+    def _counts(self, world: World) -> tuple[int, int, int]:
+        return len(world.feed.posts), len(world.stale_applied), len(world.records.acceptances.records)
+
     def news(self, world: World) -> News:
         """What the world holds that the last call had not seen."""
-        acceptances = world.records.acceptances.records
+        posts, stale, acceptances = self._seen
         start = world.newsletter.start
         news = News(
             tick=world.tick,
-            posts=tuple(world.feed.posts[self._seen["posts"] :]),
-            stale_writes=tuple(world.stale_applied[self._seen["stale"] :]),
-            acceptances=tuple(enumerate(acceptances))[self._seen["acceptances"] :],
+            posts=tuple(world.feed.posts[posts:]),
+            stale_writes=tuple(world.stale_applied[stale:]),
+            acceptances=tuple(enumerate(world.records.acceptances.records[acceptances:], start=acceptances)),
             newsletter_start=None if self._newsletter_checked else start,
         )
-        self._seen = {"posts": len(world.feed.posts), "stale": len(world.stale_applied),
-                      "acceptances": len(acceptances)}  # fmt: skip
+        self._seen = self._counts(world)
         self._newsletter_checked = start is not None
         return news
 
     def check(self, world: World) -> None:
+        if self._seen == self._counts(world) and (self._newsletter_checked or world.newsletter.start is None):
+            return  # nothing new (most ticks): no need to gather it
         news = self.news(world)
         if not news:
             return

@@ -108,6 +108,20 @@ _CORRECTION_AT = {Change.DURING_OUTAGE: 4, Change.NEVER: None, Change.AFTER_ACCE
 _POSTER_DEATH = {Poster.DIES: PosterDeath.AFTER_APPLY, Poster.SURVIVES: PosterDeath.NONE}
 
 
+#: The values each of the schedule's questions reads (the methods under "the choices the world asks"):
+#: the graph explorer answers a question for a whole set of schedules by asking it once per combination
+#: of these values (a test checks that no other value changes an answer).
+READS: dict[str, tuple[str, ...]] = {
+    "silences": ("silent_attempt", "silent_at"),
+    "silence_length": ("silent_for",),
+    "missed_heartbeats_tolerated": ("threshold",),
+    "corrects_at": ("correction_at",),
+    "corrects_after": ("correction_at",),
+    "poster_dies_at": ("poster_death",),
+    "stall_of": ("silent_attempt", "successor_stall"),
+}
+
+
 @dataclass(frozen=True)
 class Schedule:
     """When things go wrong. The defaults are the main trace's schedule."""

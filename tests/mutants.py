@@ -68,8 +68,8 @@ MUTANTS = (
     Mutant(
         "ties-prefer-the-case-farthest-from-the-story",
         "model/explore.py",
-        "(ticks, faults, breach.tick, _changes(schedule), index)",
-        "(ticks, faults, breach.tick, -_changes(schedule), index)",
+        "measure = (schedule.faults(), _changes(schedule))",
+        "measure = (schedule.faults(), -_changes(schedule))",
     ),
     Mutant(
         "space-drops-crashes",
@@ -123,6 +123,10 @@ MUTANTS = (
     Mutant(
         "bound-ignored", "model/simulation.py", "    else:\n        world.stopped_at_limit = True\n", "\n"
     ),
+    # The graph explorer: a clone that forgets, a merge that loses schedules, a fork never taken.
+    Mutant("thaw-forgets-missed-heartbeats", "model/state.py", "missed=missed,", "missed=0,"),
+    Mutant("merge-keeps-one-set", "model/graph.py", "node[1] |= settled", "node[1] = settled"),
+    Mutant("disagreement-never-forks", "model/graph.py", "        if others:\n", "        if False:\n"),
 )
 
 
