@@ -37,13 +37,14 @@ from .world import World
 
 
 class Space:
-    """The schedules of a space as bits: schedule ``i`` is bit ``i``, and for any few of the schedule's
-    fields, each combination of their values is the mask of the schedules that have it."""
+    """The schedules of a space as bits: schedule ``i`` is bit ``i``. For a question and its arguments,
+    the schedules that give each answer are a mask (``partition``), worked out once per walk."""
 
     def __init__(self, schedules: Sequence[Schedule]) -> None:
         self.schedules = tuple(schedules)
         self.everything = (1 << len(self.schedules)) - 1
         self._combinations: dict[tuple[str, ...], tuple[tuple[Schedule, int], ...]] = {}
+        self._partitions: dict[tuple, tuple[tuple[object, int], ...]] = {}
 
     def combinations(self, fields: tuple[str, ...]) -> tuple[tuple[Schedule, int], ...]:
         """For each combination of these fields' values: the first schedule with it, and the mask of all."""
@@ -58,6 +59,18 @@ class Space:
             known = self._combinations[fields] = tuple((first[v], masks[v]) for v in masks)
         return known
 
+    def partition(self, question: str, args: tuple) -> tuple[tuple[object, int], ...]:
+        """Each answer to ``question(*args)`` and the mask of the schedules that give it: asked once per
+        combination of the values the question reads (``READS``)."""
+        known = self._partitions.get((question, args))
+        if known is None:
+            groups: dict[object, int] = {}
+            for schedule, mask in self.combinations(READS[question]):
+                answer = getattr(schedule, question)(*args)
+                groups[answer] = groups.get(answer, 0) | mask
+            known = self._partitions[(question, args)] = tuple(groups.items())
+        return known
+
 
 class Answering:
     """The schedule of a world that stands for a set of schedules at once (``mask``).
@@ -70,26 +83,17 @@ class Answering:
         self.space = space
         self.mask = mask
         self.forks: list[int] = []
-        self._present: dict[tuple[str, ...], list[tuple[Schedule, int]]] = {}
 
     def _ask(self, question: str, *args: object):
-        fields = READS[question]
-        present = self._present.get(fields)
-        if present is None:
-            mine = self.mask
-            combinations = self.space.combinations(fields)
-            present = self._present[fields] = [(s, mask & mine) for s, mask in combinations if mask & mine]
-        if len(present) == 1:
-            return getattr(present[0][0], question)(*args)
-        groups: dict[object, int] = {}
-        for schedule, mask in present:
-            answer = getattr(schedule, question)(*args)
-            groups[answer] = groups.get(answer, 0) | mask
-        answer, *others = groups
-        if others:
-            self.mask = groups[answer]
-            self.forks.extend(groups[other] for other in others)
-            self._present.clear()
+        mine = self.mask
+        groups: list[tuple[object, int]] = []
+        for answer, members in self.space.partition(question, args):
+            if found := members & mine:
+                if found == mine:
+                    return answer  # the whole set agrees (the usual case)
+                groups.append((answer, found))
+        (answer, self.mask), *others = groups
+        self.forks.extend(mask for _, mask in others)
         return answer
 
     def silences(self, attempt: int, point: str) -> bool:
@@ -146,17 +150,19 @@ def walk(switches: Switches, space: Space, bound: int = BOUND) -> Walk:
         after: dict[tuple, list] = {}
         found.states += len(frontier)
         for state, (world, mask) in frontier.items():
+            frozen: tuple[World | None, tuple] = (None, ())
             for played, group in _play(state, world, mask, tick, like, interner, space, found):
                 for settled, ended in _settle(played, group, space):
                     if ended or tick == bound:
                         played.stopped_at_limit = not ended
-                        leaf = Leaf(settled, tick, dict(played.checker.first), outcome_of(played).finished)
-                        found.leaves.append(leaf)
+                        first, finished = dict(played.checker.first), outcome_of(played).finished
+                        found.leaves.append(Leaf(settled, tick, first, finished))
                         continue
-                    key = freeze(played, interner)
-                    node = after.get(key)
+                    if frozen[0] is not played:  # groups that only disagreed on ending share a world
+                        frozen = (played, freeze(played, interner))
+                    node = after.get(frozen[1])
                     if node is None:
-                        after[key] = [played, settled]
+                        after[frozen[1]] = [played, settled]
                     else:
                         node[1] |= settled
         frontier = after
@@ -184,7 +190,8 @@ def _play(
     yield world, answering.mask
     for fork in answering.forks:
         found.forks += 1
-        yield from _play(state, thaw(state, like, interner), fork, tick, like, interner, space, found)
+        copy = thaw(state, like, interner)
+        yield from _play(state, copy, fork, tick, like, interner, space, found)
 
 
 def _settle(world: World, mask: int, space: Space) -> Iterator[tuple[int, bool]]:

@@ -18,6 +18,9 @@ attribute cannot be forgotten here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
+
 from .attempt import Attempt
 from .controller import Controller
 from .feed import Feed
@@ -58,16 +61,20 @@ class Interner:
         self._by_value: dict[object, int] = {}
         self._lists: dict[int, tuple[list, tuple[int, ...]]] = {}
         self.objects: list[object] = []
+        known = self._by_identity.get
 
-    def __call__(self, value: object) -> int:
-        known = self._by_identity.get(id(value))
-        if known is not None:
-            return known[0]
-        number = self._by_value.setdefault(value, len(self.objects))
-        if number == len(self.objects):
-            self.objects.append(value)
-        self._by_identity[id(value)] = (number, value)
-        return number
+        def number(value: object) -> int:
+            """The value's number (a plain function, not ``__call__``: ``map`` calls it faster)."""
+            seen = known(id(value))
+            if seen is not None:
+                return seen[0]
+            found = self._by_value.setdefault(value, len(self.objects))
+            if found == len(self.objects):
+                self.objects.append(value)
+            self._by_identity[id(value)] = (found, value)
+            return found
+
+        self.number = number
 
     def log(self, items: list) -> tuple[int, ...]:
         """The numbers of a list that only ever grows at its end (a store, the feed's posts): what was
@@ -77,38 +84,44 @@ class Interner:
             numbers = known[1]
             if len(numbers) == len(items):
                 return numbers
-            numbers += tuple(map(self, items[len(numbers) :]))
+            numbers += tuple(map(self.number, items[len(numbers) :]))
         else:
-            numbers = tuple(map(self, items))
+            numbers = tuple(map(self.number, items))
         self._lists[id(items)] = (items, numbers)
         return numbers
 
 
-def _attempt(a: Attempt, n: Interner) -> tuple:
+_ATTEMPT_VALUES = attrgetter(
+    "number", "name", "actor", "token", "purpose", "admitted_at", "announcement", "phase", "alive",
+    "silent_until", "last_heartbeat", "missed", "calls", "restored",
+)  # fmt: skip
+
+
+def _attempt(a: Attempt, n: Callable[[object], int]) -> tuple:
     return (
-        a.number, a.name, a.actor, a.token, n(a.pin), a.purpose, a.admitted_at,
-        tuple(map(n, a.parts.values())), tuple(a.todo), tuple(map(n, a.unjournaled)), n(a.in_flight),
-        n(a.candidate), a.announcement,
-        a.phase, a.alive, a.silent_until, a.last_heartbeat, a.missed, a.calls, a.restored,
+        *_ATTEMPT_VALUES(a), n(a.pin), tuple(map(n, a.parts.values())), tuple(a.todo),
+        tuple(map(n, a.unjournaled)), n(a.in_flight), n(a.candidate),
     )  # fmt: skip
 
 
-def freeze(world: World, n: Interner) -> tuple:
+def freeze(world: World, interner: Interner) -> tuple:
     """The world's state between ticks, as a hashable tuple (see the module's docstring)."""
     assert not world.recording, "a frozen state leaves out the trace's events: freeze runs without one"
     records, checker, owner = world.records, world.checker, world.controller.owner
+    n = interner.number
+    log = interner.log
     return (
-        world.tick, n(world.report), world.stale_rejected, n.log(world.stale_applied),
+        world.tick, n(world.report), world.stale_rejected, log(world.stale_applied),
         world.first_poster, world.silenced, world.poster_died, world.stopped_at_limit,
-        records.epoch.value, n.log(records.admissions),
-        n.log(records.journal.records), n.log(records.candidates.records),
-        n.log(records.acceptances.records), n.log(records.effects.records),
-        n.log(world.feed.posts), tuple(map(n, world.feed.remembered.values())),
+        records.epoch.value, log(records.admissions),
+        log(records.journal.records), log(records.candidates.records),
+        log(records.acceptances.records), log(records.effects.records),
+        log(world.feed.posts), tuple(map(n, world.feed.remembered.values())),
         None if owner is None else world.attempts.index(owner), world.controller.rebuild_due,
         n(world.newsletter.start),
         tuple(_attempt(a, n) for a in world.attempts),
         tuple(tuple(states.items()) for states in world.lifecycles.states.values()),
-        tuple(checker.first), tuple(map(n, checker.first.values())), n.log(checker.breaches),
+        tuple(checker.first), tuple(map(n, checker.first.values())), log(checker.breaches),
         checker._seen, frozenset(checker.announced),
         tuple(frozenset(digests) for digests in checker.accepted_by_version.values()),
         checker._newsletter_checked,
@@ -196,8 +209,8 @@ def thaw(state: tuple, like: World, n: Interner) -> World:
 
 def _thaw_attempt(state: tuple, objects: list) -> Attempt:
     (
-        number, name, actor, token, pin, purpose, admitted_at, parts, todo, unjournaled, in_flight, candidate,
-        announcement, phase, alive, silent_until, last_heartbeat, missed, calls, restored,
+        number, name, actor, token, purpose, admitted_at, announcement, phase, alive, silent_until,
+        last_heartbeat, missed, calls, restored, pin, parts, todo, unjournaled, in_flight, candidate,
     ) = state  # fmt: skip
     part_list = [objects[i] for i in parts]
     return _new(

@@ -126,7 +126,12 @@ MUTANTS = (
     # The graph explorer: a clone that forgets, a merge that loses schedules, a fork never taken.
     Mutant("thaw-forgets-missed-heartbeats", "model/state.py", "missed=missed,", "missed=0,"),
     Mutant("merge-keeps-one-set", "model/graph.py", "node[1] |= settled", "node[1] = settled"),
-    Mutant("disagreement-never-forks", "model/graph.py", "        if others:\n", "        if False:\n"),
+    Mutant(
+        "disagreement-never-forks",
+        "model/graph.py",
+        "self.forks.extend(mask for _, mask in others)",
+        "self.forks.clear()",
+    ),
 )
 
 
