@@ -93,6 +93,12 @@ if __name__ == "__main__":
     print(write_explored())
 
 
+@lru_cache(maxsize=32)  # a reader's wider searches, each a few seconds
+def explore_wider(protections: tuple[tuple[str, str], ...], space: tuple[tuple[str, tuple], ...]) -> dict:
+    """One protection setting against a wider space (``model.explore.space_with``), run now."""
+    return explore_setting(dict(protections), space=dict(space))
+
+
 @lru_cache(maxsize=SMALL_CACHE)  # one row per protection setting (144), whatever a link asks
 def explore_row(protections: tuple[tuple[str, str], ...]) -> dict:
     """One protection setting against every schedule: from the file when it has it, else run now (about

@@ -1,14 +1,19 @@
-"""How fast the schedule explorer runs: runs per second per core, and the whole default space's wall time.
+"""How fast the schedule explorer runs, the graph walk and the exhaustive rerun side by side.
 
     python3 benchmarks/explore_bench.py [--whole]
 
-Prints figures; asserts nothing (speed is not a test here). The aim is at least 5,000 outcome-only runs per
-second per core. ``--whole`` also times the whole default space with 1 worker and with every core, wall and
-CPU time side by side (a few minutes), and checks that both give the same bytes.
+Prints figures; asserts nothing (speed is not a test here). For a sample of three settings, each mode's
+CPU time per setting and runs per second per core, and for the graph walk the distinct states it played,
+its transitions (ticks played, replays after a fork included) and its forks, against the ticks the
+exhaustive rerun plays. With a wider space too (silences up to 10 ticks, corrections up to t20), where
+runs are longer and fewer of them end alike. ``--whole`` also times the whole default space in both
+modes with 1 worker and with every core, wall and CPU side by side (several minutes), and checks that
+all four give the same bytes.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import resource
 import sys
@@ -16,50 +21,90 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from model.explore import explore, explore_setting, local_mapper, protection_settings, schedules  # noqa: E402
+from model.explore import (  # noqa: E402
+    SPACE,
+    explore,
+    explore_setting,
+    graph_space,
+    local_mapper,
+    protection_settings,
+    schedule_list,
+)
+from model.graph import walk  # noqa: E402
+from model.simulation import collector_paused, run  # noqa: E402
+from model.switches import Switches  # noqa: E402
 from model.trace import dumps  # noqa: E402
 
-AIM = 5000
+WIDER = dict(SPACE) | {"silent_for": (*range(1, 11), None), "correction_at": (None, *range(2, 21, 2))}
+MODES = {"graph": False, "exhaustive": True}
 
 
-def main(argv: list[str]) -> None:
+def sample(space: dict, name: str) -> None:
     settings = protection_settings()
-    sample = [settings[0], settings[len(settings) // 2], settings[-1]]  # all on, a middle one, all weakest
-    n = sum(1 for _ in schedules())
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for protections in sample:
-            explore_setting(protections)
-        best = min(best, time.perf_counter() - start)
-    rate = len(sample) * n / best
+    chosen = [settings[0], settings[len(settings) // 2], settings[-1]]  # all on, a middle one, all weakest
+    n = len(schedule_list(space))
+    print(f"{name} space: {n:,} schedules, {len(chosen)} settings")
+    for mode, exhaustive in MODES.items():
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            for protections in chosen:
+                explore_setting(protections, space=space, exhaustive=exhaustive)
+            best = min(best, time.process_time() - start)
+        print(
+            f"  {mode:<10} {best / len(chosen):6.3f} s CPU per setting"
+            f" = {len(chosen) * n / best:8,.0f} runs/s per core"
+        )
+    states = transitions = forks = ticks = 0
+    for protections in chosen:
+        switches = Switches(**protections)
+        with collector_paused():
+            found = walk(switches, graph_space(space))
+        states, transitions, forks = (
+            states + found.states,
+            transitions + found.transitions,
+            forks + found.forks,
+        )
+        ticks += sum(run(switches, recording=False, schedule=s).end_tick + 1 for s in schedule_list(space))
     print(
-        f"one core: {rate:,.0f} runs/s  ({len(sample)} settings x {n} schedules"
-        f" in {best:.2f} s; aim >= {AIM:,})"
+        f"  graph: {states / len(chosen):,.0f} distinct states, {transitions / len(chosen):,.0f} transitions,"
+        f" {forks / len(chosen):,.0f} forks per setting; the exhaustive rerun plays"
+        f" {ticks / len(chosen):,.0f} ticks ({ticks / transitions:.1f}x the transitions)"
     )
-    if "--whole" in argv:
-        answers = {}
+
+
+def whole() -> None:
+    answers = {}
+    for mode, exhaustive in MODES.items():
         for workers in sorted({1, os.cpu_count() or 1}):
             mapper, close = local_mapper(workers)
             wall, cpu = time.perf_counter(), _cpu()
             try:
-                result = explore(mapper=mapper)
+                result = explore(mapper=mapper, exhaustive=exhaustive)
             finally:
                 close()
             wall, cpu = time.perf_counter() - wall, _cpu() - cpu
-            answers[workers] = dumps(result)
+            answers[mode, workers] = dumps(result)
             runs = result["runs"]
             print(
-                f"whole space, {workers} worker(s): {runs:,} runs in {wall:.1f} s wall, {cpu:.1f} s CPU"
-                f" = {runs / cpu:,.0f} runs/s per core  (aim: <= 10 s wall on 2 cores)"
+                f"whole space, {mode:<10} {workers} worker(s): {runs:,} runs in {wall:6.1f} s wall,"
+                f" {cpu:6.1f} s CPU = {runs / cpu:7,.0f} runs/s per core  (aim: <= 10 s wall on 2 cores)"
             )
-        print(f"same bytes from every number of workers: {len(set(answers.values())) == 1}")
+            gc.collect()
+    print(f"same bytes from both modes and every number of workers: {len(set(answers.values())) == 1}")
 
 
 def _cpu() -> float:
     """CPU seconds of this process and of the workers it has waited for."""
     me, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return me.ru_utime + me.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def main(argv: list[str]) -> None:
+    sample(SPACE, "default")
+    sample(WIDER, "wider")
+    if "--whole" in argv:
+        whole()
 
 
 if __name__ == "__main__":

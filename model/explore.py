@@ -54,6 +54,40 @@ SPACE: dict[str, tuple] = {
     "poster_death": tuple(PosterDeath),
     "successor_stall": (0, 2),
 }
+#: Wider ranges a reader can search on demand (the Explore view), each field's choices in words; the
+#: first is the default space's. The widest combination is six and a half times the default space, some
+#: seconds for one setting (the Explore view says how many schedules before it starts).
+WIDER: dict[str, dict[str, tuple]] = {
+    "silent_for": {
+        "1, 2, 3 or 5 ticks, or never": SPACE["silent_for"],
+        "1 to 10 ticks, or never": (*range(1, 11), None),
+    },
+    "correction_at": {
+        "never, or t2 to t12": SPACE["correction_at"],
+        "never, or t2 to t20": (None, 2, 3, 4, *range(6, 21, 2)),
+    },
+    "silent_attempt": {
+        "#1": SPACE["silent_attempt"],
+        "#1 or #2": (1, 2),
+    },
+}
+
+
+def space_with(choices: Mapping[str, str]) -> dict[str, tuple]:
+    """The default space with some fields' ranges widened: ``{"silent_for": "1 to 10 ticks, or never"}``
+    (``WIDER`` lists the choices). Anything else raises SwitchError naming what is allowed."""
+    space = dict(SPACE)
+    for field_id, choice in choices.items():
+        if field_id not in WIDER:
+            widened = ", ".join(WIDER)
+            raise SwitchError(f"the ranges that can be widened are {widened}; got {quoted(field_id)}")
+        if choice not in WIDER[field_id]:
+            allowed = "; ".join(WIDER[field_id])
+            raise SwitchError(f"{field_id} ranges are: {allowed}; got {quoted(choice)}")
+        space[field_id] = WIDER[field_id][choice]
+    return space
+
+
 PROTECTIONS: tuple[str, ...] = ids_of(Role.PROTECTION)
 ADVANCED: tuple[str, ...] = ids_of(Role.ADVANCED)  # held at a value with --protections, never varied
 

@@ -8,6 +8,7 @@ them, and the link carries it.
 
 from __future__ import annotations
 
+import asyncio
 from html import escape
 
 import panel as pn
@@ -16,7 +17,7 @@ import param
 from app import shared
 from app.content import caption_html, markdown_html, text
 from app.render.explore import case_query, headline_html, names, result_html
-from model.explore import PROTECTIONS
+from model.explore import PROTECTIONS, WIDER, schedule_list, space_with
 from model.schedule import FIELD_BY_ID, SCHEDULE_IDS
 
 #: Short labels for the schedule's menus (each fits one line of a menu's width).
@@ -28,6 +29,12 @@ LABELS = {
     "correction_at": "Report corrected at tick",
     "poster_death": "First poster dies",
     "successor_stall": "Successor stalls (ticks)",
+}
+#: The wider search's menus.
+RANGE_LABELS = {
+    "silent_for": "Silences last",
+    "correction_at": "Report corrected",
+    "silent_attempt": "Attempt that goes silent",
 }
 
 
@@ -56,6 +63,13 @@ class ExploreView(pn.viewable.Viewer):
         editors = [self._editor(field_id) for field_id in SCHEDULE_IDS]
         reset = pn.widgets.Button(label="Back to the article's schedule", css_classes=["explore-reset"])
         reset.on_click(lambda event: self.state.reset_schedule())
+        self.ranges = {
+            field_id: pn.widgets.Select(name=RANGE_LABELS[field_id], options=list(choices), width=260)
+            for field_id, choices in WIDER.items()
+        }
+        self.search_button = pn.widgets.Button(label="Search these ranges", css_classes=["explore-search"])
+        self.search_button.on_click(self.search)
+        self.wider = pn.Column(sizing_mode="stretch_width", css_classes=["explore-wider"])
         self.state.param.watch(self._redraw, ["trace"])
         self._shown: tuple | None = None
         self._redraw()
@@ -66,6 +80,13 @@ class ExploreView(pn.viewable.Viewer):
             ),
             self.summary,
             self.results,
+            pn.pane.HTML(
+                f"<h3>Search wider ranges</h3>{markdown_html(text('explore', 'wider'))}",
+                sizing_mode="stretch_width",
+            ),
+            pn.FlexBox(*self.ranges.values(), css_classes=["explore-ranges"]),
+            self.search_button,
+            self.wider,
             pn.pane.HTML("<h3>The schedule on show (advanced)</h3>", sizing_mode="stretch_width"),
             self.schedule_words,
             pn.pane.HTML(fields_html(), sizing_mode="stretch_width"),
@@ -99,8 +120,17 @@ class ExploreView(pn.viewable.Viewer):
             return
         self._shown = protections
         row = shared.explore_row(protections)
+        self.summary.object = f"<p>{self._against(protections, row['runs'])}:</p>"
+        self.results.objects = self._result_items(row)
+        self.wider.objects = []  # a wider search was for other protections
+
+    @staticmethod
+    def _against(protections: tuple[tuple[str, str], ...], schedules: int) -> str:
         chosen = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in protections)
-        self.summary.object = f"<p>Your protections ({escape(chosen)}) against {row['runs']} schedules:</p>"
+        return f"Your protections ({escape(chosen)}) against {schedules} schedules"
+
+    def _result_items(self, row: dict) -> list:
+        """Held or broken, per invariant, with a button that loads the smallest case."""
         items = []
         for what, name in names().items():
             items.append(pn.pane.HTML(result_html(what, name, row), sizing_mode="stretch_width"))
@@ -110,7 +140,24 @@ class ExploreView(pn.viewable.Viewer):
                 )
                 button.on_click(lambda event, case=row["smallest"][what]: self.load(case))
                 items.append(button)
-        self.results.objects = items
+        return items
+
+    async def search(self, event=None) -> None:
+        """Search the wider ranges the menus choose, for the reader's protections, off the page's thread
+        (some seconds), saying how many schedules first."""
+        space = space_with({field_id: menu.value for field_id, menu in self.ranges.items()})
+        protections = self.protections()
+        against = self._against(protections, len(schedule_list(space)))
+        self.search_button.disabled = True
+        self.wider.objects = [pn.pane.HTML(f'<p role="status">Searching: {against}…</p>')]
+        try:
+            row = await asyncio.to_thread(shared.explore_wider, protections, tuple(space.items()))
+        finally:
+            self.search_button.disabled = False
+        if protections != self.protections():
+            self.wider.objects = []  # the reader changed the protections meanwhile: this answer is stale
+            return
+        self.wider.objects = [pn.pane.HTML(f'<p role="status">{against}:</p>'), *self._result_items(row)]
 
     def load(self, case: dict) -> None:
         """Replay a case in the player, at the tick it breaks."""

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import panel as pn
 
 from app import shared
 from app.render.explore import names
 from app.state import ReaderState
 from app.views.explore import ExploreView
+from model.explore import explore_setting, schedule_list, space_with
 
 
 def _buttons(view: ExploreView) -> list[pn.widgets.Button]:
@@ -54,7 +57,8 @@ def test_the_schedule_editor_changes_the_run_and_the_reset_restores_the_article(
     state.silent_at = "none"
     assert state.outcome != before and "no attempt goes silent" in view.schedule_words.object
     assert "silent_at=none" in state.to_query()
-    reset = next(o for o in view._layout.objects if isinstance(o, pn.widgets.Button))
+    buttons = [o for o in view._layout.objects if isinstance(o, pn.widgets.Button)]
+    reset = next(b for b in buttons if b.label == "Back to the article's schedule")
     reset.clicks += 1
     assert state.outcome == before and state.to_query() == ""
 
@@ -95,3 +99,25 @@ def test_an_event_switch_whose_timing_the_schedule_replaces_says_so():
     assert panel.html.html.count("switch-replaced") == 1
     change = panel.html.html.split('aria-labelledby="label-change"')[1].split('class="switch"')[0]
     assert "replaced by the schedule" in change
+
+
+def test_a_wider_search_is_the_models_row_for_the_readers_protections_on_the_wider_space():
+    state = ReaderState(fencing="off")
+    view = ExploreView(state=state)
+    assert view.wider.objects == []
+    view.ranges["silent_for"].value = "1 to 10 ticks, or never"
+    asyncio.run(view.search())
+    space = space_with({"silent_for": "1 to 10 ticks, or never"})
+    row = explore_setting(dict(view.protections()), space=space)
+    html = " ".join(o.object for o in view.wider.objects if isinstance(o, pn.pane.HTML))
+    assert f"against {len(schedule_list(space))} schedules" in html
+    for what in names():
+        if row["broken"][what]:
+            assert f"under {row['broken'][what]} of {row['runs']} schedules" in html
+    buttons = [o for o in view.wider.objects if isinstance(o, pn.widgets.Button)]
+    assert len(buttons) == sum(1 for k in row["broken"].values() if k) > 0
+    buttons[0].clicks += 1  # loads the first broken invariant's smallest case into the player
+    first = next(iter(row["smallest"].values()))
+    assert state.schedule().to_dict() == first["schedule"] and state.tick == first["breach_tick"]
+    state.fencing = "on"
+    assert view.wider.objects == [], "a wider search's answer is for the protections it ran with"

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from app.state import PRESETS
 from model import Switches, run
+from model.explore import schedule_list, space_with
 from model.switches import ALL_SETTINGS, Role, allowed_values, ids_of
 from tests.browser.conftest import assert_four_frames_fit
 from tests.conftest import ARTIFACTS, ROOT
@@ -321,6 +322,26 @@ def test_explore_loads_the_smallest_case_into_the_player_by_keyboard(explainer):
     expect(explainer.page.get_by_role("tab", name="Trace")).to_have_attribute("aria-selected", "true")
     expect(explainer.page.locator(".badges")).to_contain_text("One acceptance per input: broken")
     explainer.page.wait_for_url(re.compile(r"fencing=off&.*threshold=1"))
+
+
+def test_explore_searches_wider_ranges_on_demand_and_says_how_many_first(explainer):
+    wider = len(schedule_list(space_with({"silent_for": "1 to 10 ticks, or never"})))
+    explainer.open("?tab=explore&fencing=off")
+    page = explainer.page
+    page.get_by_label("Silences last").select_option("1 to 10 ticks, or never")
+    search = page.get_by_role("button", name="Search these ranges")
+    search.focus()
+    page.keyboard.press("Enter")
+    results = page.locator(".explore-wider")
+    expect(results).to_contain_text(f"against {wider} schedules", timeout=60000)
+    expect(results.get_by_role("button").first).to_be_visible(timeout=60000)
+    expect(search).to_be_enabled()
+    results.scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "explore-wider-1280.png"), full_page=False)
+    page.set_viewport_size({"width": 390, "height": 844})
+    results.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "explore-wider-390.png"), full_page=False)
 
 
 AXE = ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js"

@@ -243,3 +243,16 @@ def test_random_schedules_beyond_the_space_break_nothing_and_finish(schedule, ch
     assert not result.world.checker.first, schedule.words()
     assert outcome.finished, schedule.words()
     assert outcome.stopped_at_limit is None
+
+
+def test_a_wider_space_widens_only_the_ranges_chosen_and_names_the_choices_on_a_bad_one():
+    from model.explore import SPACE, WIDER, space_with
+
+    assert space_with({}) == SPACE
+    wider = space_with({"silent_for": "1 to 10 ticks, or never"})
+    assert wider["silent_for"] == WIDER["silent_for"]["1 to 10 ticks, or never"]
+    assert wider | {"silent_for": SPACE["silent_for"]} == SPACE
+    with pytest.raises(SwitchError, match="silent_for, correction_at, silent_attempt; got 'threshold'"):
+        space_with({"threshold": "1 to 5"})
+    with pytest.raises(SwitchError, match="1 to 10 ticks, or never; got '1 to 99'"):
+        space_with({"silent_for": "1 to 99"})
