@@ -30,10 +30,15 @@ from dataclasses import dataclass
 from .invariants import Breach
 from .outcome import outcome_of
 from .schedule import BOUND, READS, PosterDeath, Schedule
-from .simulation import play_tick, quiescent
+from .simulation import play_tick, play_to_end, quiescent
 from .state import Interner, freeze, thaw
 from .switches import Switches
 from .world import World
+
+#: A world standing for this many schedules or fewer plays each alone to its end: a freeze, a fork and the
+#: world's schedule answering for a set cost more per tick than playing a few runs one by one
+#: (measured with benchmarks/explore_bench.py: see the README).
+ALONE = 4
 
 
 class Space:
@@ -138,9 +143,10 @@ class Walk:
     forks: int = 0
 
 
-def walk(switches: Switches, space: Space, bound: int = BOUND) -> Walk:
+def walk(switches: Switches, space: Space, bound: int = BOUND, alone: int = ALONE) -> Walk:
     """Every schedule of ``space`` under ``switches``, from t0 until each run ends (``simulation.run``'s
-    rule: after the first tick that leaves the world quiescent, or at ``bound``)."""
+    rule: after the first tick that leaves the world quiescent, or at ``bound``). A world that stands
+    for ``alone`` schedules or fewer plays each of them alone to its end."""
     interner = Interner()
     like = World(switches, recording=False)  # the constants every world of the walk shares
     found = Walk([])
@@ -160,6 +166,9 @@ def walk(switches: Switches, space: Space, bound: int = BOUND) -> Walk:
                         continue
                     if frozen[0] is not played:  # groups that only disagreed on ending share a world
                         frozen = (played, freeze(played, interner))
+                    if settled.bit_count() <= alone:
+                        found.leaves.extend(_each_alone(frozen[1], settled, like, interner, space, bound))
+                        continue
                     node = after.get(frozen[1])
                     if node is None:
                         after[frozen[1]] = [played, settled]
@@ -169,6 +178,19 @@ def walk(switches: Switches, space: Space, bound: int = BOUND) -> Walk:
         if not frontier:
             break
     return found
+
+
+def _each_alone(
+    state: tuple, mask: int, like: World, interner: Interner, space: Space, bound: int
+) -> Iterator[Leaf]:
+    """Each schedule of ``mask`` played alone from ``state`` to its end, as ``simulation.run`` plays it."""
+    while mask:
+        lowest = mask & -mask
+        mask ^= lowest
+        world = thaw(state, like, interner)
+        world.schedule = space.schedules[lowest.bit_length() - 1]
+        play_to_end(world, world.tick + 1, bound)
+        yield Leaf(lowest, world.tick, world.checker.first, outcome_of(world).finished)
 
 
 def _play(

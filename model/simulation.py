@@ -26,7 +26,7 @@ schedule is given.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -134,16 +134,23 @@ def run(
     world = World(switches or Switches(), recording, restore, schedule)
     frames: list[dict] = []
     snapshot = Frames(world) if recording else None
-    for tick in range(bound + 1):
+    play_to_end(world, 0, bound, (lambda: frames.append(snapshot())) if snapshot else None)
+    return Run(world.switches, world, frames, world.tick)
+
+
+def play_to_end(
+    world: World, first_tick: int, bound: int = BOUND, after_tick: Callable[[], None] | None = None
+) -> None:
+    """Play ticks from ``first_tick`` until the first one after which the world is quiescent, or until
+    ``bound`` (the world is then ``stopped_at_limit``); ``after_tick`` is called after each."""
+    for tick in range(first_tick, bound + 1):
         world.tick = tick
         play_tick(world)
-        if snapshot is not None:
-            frames.append(snapshot())
+        if after_tick is not None:
+            after_tick()
         if quiescent(world):
-            break
-    else:
-        world.stopped_at_limit = True
-    return Run(world.switches, world, frames, world.tick)
+            return
+    world.stopped_at_limit = True
 
 
 @contextmanager

@@ -120,9 +120,7 @@ MUTANTS = (
         "input_hash=part.read_hash if world.switches.pins is Pins.ON else None,",
         "input_hash=None,",
     ),
-    Mutant(
-        "bound-ignored", "model/simulation.py", "    else:\n        world.stopped_at_limit = True\n", "\n"
-    ),
+    Mutant("bound-ignored", "model/simulation.py", "\n    world.stopped_at_limit = True\n", "\n"),
     # The graph explorer: a clone that forgets, a merge that loses schedules, a fork never taken.
     Mutant("thaw-forgets-missed-heartbeats", "model/state.py", "missed=missed,", "missed=0,"),
     Mutant("merge-keeps-one-set", "model/graph.py", "node[1] |= settled", "node[1] = settled"),

@@ -17,7 +17,7 @@ from model.explore import (
     protection_settings,
     schedule_list,
 )
-from model.graph import Answering, Space, walk
+from model.graph import ALONE, Answering, Space, walk
 from model.outcome import outcome_of
 from model.schedule import BOUND, FIELDS, LATEST, READS, SILENT_POINTS, PosterDeath, Schedule
 from model.simulation import play_tick, quiescent, run
@@ -142,13 +142,18 @@ def test_worlds_that_differ_in_anything_have_different_frozen_states():
         assert freeze(copy, interner) != before
 
 
-@pytest.mark.parametrize("protections", SAMPLE[:2], ids=lambda p: ",".join(p.values()))
-def test_every_schedule_of_a_walk_ends_as_its_own_run_does(protections):
+@pytest.mark.parametrize(
+    ("protections", "alone"),
+    [(SAMPLE[0], 0), (SAMPLE[1], 0), (SAMPLE[1], ALONE), (SAMPLE[2], 64)],
+    ids=lambda v: ",".join(v.values()) if isinstance(v, dict) else f"alone={v}",
+)
+def test_every_schedule_of_a_walk_ends_as_its_own_run_does(protections, alone):
     """Each schedule's ending in the walk (its tick, its first breaches, finished or not) is what
-    running it alone from t0 gives."""
+    running it alone from t0 gives: in a pure walk (``alone=0``), and when worlds that stand for few
+    schedules play each alone to its end."""
     switches = Switches(**protections)
     space = Space(schedule_list())
-    found = walk(switches, space)
+    found = walk(switches, space, alone=alone)
     ending_of = {}
     for leaf in found.leaves:
         for number in range(len(space.schedules)):
