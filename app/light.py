@@ -5,7 +5,8 @@ reader's browser through Pyodide; ``static/light.js`` paints the HTML parts this
 what the reader clicks and presses. The build calls the very same ``parts`` to pre-render every chapter
 at every tick, so the first picture is on screen before Python is, and nothing changes when it arrives.
 
-Only the standard library, param and markdown-it-py are needed: nothing here imports Panel.
+Only the standard library, param and markdown-it-py are needed: nothing here imports Panel. The explore
+page's search of wider ranges (``static/explore.js``) asks ``wider_count`` and ``wider_search`` here.
 """
 
 from __future__ import annotations
@@ -16,11 +17,14 @@ from html import escape
 from app.content import heading
 from app.render.controls import header_html, player_html, switches_html
 from app.render.diagram import diagram_html
+from app.render.explore import against_html, wider_result_html
 from app.render.lifecycles import lifecycles_html
 from app.render.outcome import badge_strip_html, badges_html, outcome_html
 from app.render.records import records_html
 from app.state import PRESETS, SPEEDS, ReaderState
 from app.tour import TourCard
+from model.explore import PROTECTIONS, explore_setting, parse_protections, schedule_list, space_with
+from model.switches import SwitchError
 
 #: The parts of the page, each painted into the element ``part-<name>`` by static/light.js; the fixed
 #: ones change with the chapter or a switch, never with the tick (the build pre-renders them once).
@@ -102,3 +106,41 @@ def act(action: str, value: str, part: str = "") -> str:
         return start("")
     _page.act(action, value, part)
     return json.dumps(_page.parts())
+
+
+# --- the explore page's search of wider ranges (static/explore.js) -----------------------------------
+
+
+def _wider_request(request: str) -> tuple[dict[str, str], dict[str, tuple]]:
+    """``{"protections": {id: value}, "ranges": {field: choice}}`` (JSON) to the protections and the space,
+    or SwitchError naming what is allowed."""
+    try:
+        asked = json.loads(request)
+    except ValueError as error:
+        raise SwitchError(f"a search is a JSON object; this is not JSON ({error})") from None
+    parts = ("protections", "ranges")
+    if not isinstance(asked, dict) or not all(isinstance(asked.get(k), dict) for k in parts):
+        raise SwitchError('a search is {"protections": {...}, "ranges": {...}}')
+    protections = parse_protections(",".join(f"{k}={v}" for k, v in asked["protections"].items()))
+    if missing := [k for k in PROTECTIONS if k not in protections]:
+        raise SwitchError(f"a search names every protection; missing: {', '.join(missing)}")
+    return protections, space_with(asked["ranges"])
+
+
+def wider_count(request: str) -> str:
+    """What a search is about to do, in words, before it starts (it takes some seconds), as JSON."""
+    try:
+        protections, space = _wider_request(request)
+    except SwitchError as error:
+        return json.dumps({"error": str(error)})
+    return json.dumps({"said": f"Searching: {against_html(protections, len(schedule_list(space)))}…"})
+
+
+def wider_search(request: str) -> str:
+    """The reader's protections against the wider space: the answer's HTML, as JSON."""
+    try:
+        protections, space = _wider_request(request)
+    except SwitchError as error:
+        return json.dumps({"error": str(error)})
+    row = explore_setting(protections, space=space)
+    return json.dumps({"html": wider_result_html(protections, row, "index.html")})

@@ -13,7 +13,7 @@ from app.content import caption_html, engine_results, heading, markdown_html, te
 from app.light import LightPage
 from app.palette import css_variables
 from app.render.engines import engines_html
-from app.render.explore import headline_html, table_html
+from app.render.explore import headline_html, table_html, wider_form_html
 from app.shared import EXPLORED, write_explored
 from model.analyses import fingerprint, sweep, sweep_summary
 from sitebuild.common import ROOT, page_title
@@ -145,7 +145,9 @@ def explore_body(data: dict) -> str:
         f'<div class="intro">{caption_html("explore")}{headline_html(data)}</div>'
         '<nav><a href="index.html">Back to the explainer</a> · <a href="explore.json">The results as JSON'
         "</a></nav></header>"
-        f"<main>{markdown_html(text('explore', 'findings'))}{table_html(data, 'index.html')}</main>"
+        f"<main>{markdown_html(text('explore', 'findings'))}{wider_form_html()}"
+        f"{table_html(data, 'index.html')}</main>"
+        '<script type="module" src="static/explore.js"></script>'
     )
 
 

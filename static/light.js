@@ -4,6 +4,8 @@
 // same Python at build time) is painted and stepped through; anything that needs Python (a switch) waits
 // for it and is then done in order.
 
+import { startPython } from "./python.js";
+
 const PARTS = ["header", "tour", "player", "figure", "badges", "outcome", "lifecycles", "records", "switches"];
 const FIGURES = ["timeline", "lifecycles", "badges"];
 const STEPS = { first: () => 0, back: (t) => t - 1, forward: (t) => t + 1 };
@@ -176,29 +178,7 @@ function failed(error) {
 }
 
 // Python starts in a worker; the first call waits for it. Answers come back in order.
-const worker = new Worker(new URL("light-worker.js", import.meta.url), { type: "module" });
-const waiting = new Map();
-let calls = 0;
-worker.onmessage = (event) => {
-  const { id, json, error, ready } = event.data;
-  if (ready) started();
-  if (id === undefined) {
-    if (error) failed(error);
-    return;
-  }
-  const call = waiting.get(id);
-  waiting.delete(id);
-  if (error) call.reject(error);
-  else call.resolve(JSON.parse(json));
-};
-worker.onerror = (event) => failed(event.message || "the worker stopped");
-const ask = (call, args) =>
-  new Promise((resolve, reject) => {
-    calls += 1;
-    waiting.set(calls, { resolve, reject });
-    worker.postMessage({ id: calls, call, args });
-  });
-worker.postMessage({ call: "wheels", args: manifest.wheels });
+const ask = startPython(manifest.wheels, { onReady: () => started(), onFailure: failed });
 const noWord = setTimeout(() => {
   if (!python) say("Python is taking long to start in this browser; the chapters and the player work meanwhile.");
 }, 10000);

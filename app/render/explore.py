@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from html import escape
 
-from app.content import titles
-from model.explore import PROTECTIONS, UNFINISHED
+from app.content import markdown_html, text, titles
+from model.explore import ALL_FOUR_ON, PROTECTIONS, UNFINISHED, WIDER
 from model.invariants import INVARIANT_IDS
+from model.switches import SETTING_BY_ID
 
 UNFINISHED_TITLE = "Finishes"
 
@@ -119,3 +120,57 @@ def table_html(data: dict, live: str) -> str:
         f" per protection setting</caption><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody>"
         "</table></div>"
     )
+
+
+#: The wider search's menus (the app's Explore tab and the static explore page say the same).
+RANGE_LABELS = {
+    "silent_for": "Silences last",
+    "correction_at": "Report corrected",
+    "silent_attempt": "Attempt that goes silent",
+}
+
+
+def against_html(protections: dict[str, str], schedules: int) -> str:
+    """'Your protections (fencing on, ...) against N schedules', escaped."""
+    chosen = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in protections.items())
+    return f"Your protections ({escape(chosen)}) against {schedules} schedules"
+
+
+def wider_form_html() -> str:
+    """The static explore page's search of wider ranges: the reader's protections (the article's four
+    on to begin with) and the ranges, searched by the model in the reader's browser."""
+    start = {"checkpoints": "every-step", **ALL_FOUR_ON}
+    menus = []
+    for setting_id in PROTECTIONS:
+        options = "".join(
+            f'<option value="{escape(m.value)}"{" selected" * (m.value == start[setting_id])}>'
+            f"{escape(m.value)}</option>"
+            for m in SETTING_BY_ID[setting_id].values
+        )
+        menus.append(_menu(f"protection-{setting_id}", setting_id.replace("_", " ").capitalize(), options))
+    for field_id, choices in WIDER.items():
+        options = "".join(f'<option value="{escape(c)}">{escape(c)}</option>' for c in choices)
+        menus.append(_menu(f"range-{field_id}", RANGE_LABELS[field_id], options))
+    return (
+        '<section class="explore-search" aria-labelledby="wider-heading">'
+        '<h2 id="wider-heading">Search wider ranges</h2>'
+        f"{markdown_html(text('explore', 'wider'))}"
+        f'<form id="wider-form"><div class="explore-menus">{"".join(menus)}</div>'
+        '<button type="submit">Search these ranges</button></form>'
+        '<div id="wider-result" class="explore-wider" role="status" aria-live="polite"></div></section>'
+    )
+
+
+def _menu(name: str, label: str, options: str) -> str:
+    return f'<label for="{name}">{escape(label)}<select id="{name}" name="{name}">{options}</select></label>'
+
+
+def wider_result_html(protections: dict[str, str], row: dict, live: str) -> str:
+    """A wider search's answer: held or broken per invariant, each smallest case with its replay link."""
+    lines = []
+    for what, name in names().items():
+        lines.append(result_html(what, name, row))
+        if row["broken"][what]:
+            link = escape(live + case_query(row["smallest"][what]))
+            lines.append(f'<p><a href="{link}">Replay the smallest case ({escape(name.lower())})</a></p>')
+    return f"<p>{against_html(protections, row['runs'])}:</p>{''.join(lines)}"

@@ -16,7 +16,7 @@ import param
 
 from app import shared
 from app.content import caption_html, markdown_html, text
-from app.render.explore import case_query, headline_html, names, result_html
+from app.render.explore import RANGE_LABELS, against_html, case_query, headline_html, names, result_html
 from model.explore import PROTECTIONS, WIDER, schedule_list, space_with
 from model.schedule import FIELD_BY_ID, SCHEDULE_IDS
 
@@ -29,12 +29,6 @@ LABELS = {
     "correction_at": "Report corrected at tick",
     "poster_death": "First poster dies",
     "successor_stall": "Successor stalls (ticks)",
-}
-#: The wider search's menus.
-RANGE_LABELS = {
-    "silent_for": "Silences last",
-    "correction_at": "Report corrected",
-    "silent_attempt": "Attempt that goes silent",
 }
 
 
@@ -126,8 +120,7 @@ class ExploreView(pn.viewable.Viewer):
 
     @staticmethod
     def _against(protections: tuple[tuple[str, str], ...], schedules: int) -> str:
-        chosen = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in protections)
-        return f"Your protections ({escape(chosen)}) against {schedules} schedules"
+        return against_html(dict(protections), schedules)
 
     def _result_items(self, row: dict) -> list:
         """Held or broken, per invariant, with a button that loads the smallest case."""

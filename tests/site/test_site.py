@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.content import text
+from app.render.explore import case_query
 from app.state import PRESETS
 from model import Switches, dumps, run, trace_dict
 from model.analyses import fingerprint, sweep
@@ -468,3 +469,38 @@ def test_the_guided_tour_runs_on_the_light_page_offline(offline_page, site_url):
     tour.get_by_role("button", name="Next step ▶").click()
     expect(tour).to_contain_text("Tour, step 3")
     assert "tour=3" in page.url and page.outside_requests == []
+
+
+@pytest.mark.browser
+def test_the_explore_page_searches_wider_ranges_in_the_browser_offline(offline_page, site_url):
+    """Fencing off, silences up to 10 ticks: the page says how many schedules first, then gives the
+    model's row (counts and replay links), all in the reader's browser; axe finds nothing serious."""
+    from model.explore import explore_setting, space_with
+
+    protections = {"fencing": "off", "checkpoints": "every-step", "pins": "on"}
+    protections |= {"newsletter": "current-accepted", "post_key": "per-operation"}
+    row = explore_setting(protections, space=space_with({"silent_for": "1 to 10 ticks, or never"}))
+    page = offline_page
+    page.goto(f"{site_url}/explore.html")
+    page.get_by_label("Fencing").select_option("off")
+    page.get_by_label("Silences last").select_option("1 to 10 ticks, or never")
+    page.get_by_role("button", name="Search these ranges").click()
+    result = page.locator("#wider-result")
+    expect(result).to_contain_text("Searching: Your protections (fencing off", timeout=90000)
+    expect(result).to_contain_text(f"against {row['runs']} schedules:", timeout=120000)
+    for what, broken in row["broken"].items():
+        if broken:
+            expect(result).to_contain_text(f"under {broken} of {row['runs']} schedules")
+            case = row["smallest"][what]
+            assert result.locator(f'a[href="index.html{case_query(case)}"]').count() == 1
+    page.screenshot(path=str(ARTIFACTS / "site-explore-wider-1280.png"), full_page=False)
+    page.set_viewport_size({"width": 390, "height": 844})
+    result.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "site-explore-wider-390.png"), full_page=False)
+    page.evaluate((ROOT / ".tools" / "node_modules" / "axe-core" / "axe.min.js").read_text())
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.length}))"
+    )
+    assert [v for v in found if v["impact"] in ("serious", "critical")] == [], found
+    assert page.outside_requests == []
