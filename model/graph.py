@@ -17,6 +17,16 @@ schedules moves together, as a model checker walks a state graph:
 - **A leaf is a set of schedules whose runs ended alike**: at the same tick, with the same first
   breaches, finished or not. The explorer counts and measures them per schedule, as if each had run.
 
+What it costs, measured (``benchmarks/explore_bench.py`` prints it): a walk plays about a fifth of the
+ticks the exhaustive rerun plays, but the ticks it saves are the cheap early ones every schedule shares;
+the late ticks, where runs have diverged, are mostly its own. Each state also costs a freeze, and each
+fork a thaw and a replayed tick. So on the default space the two modes take about the same time, and
+once a world stands for only a few schedules (``ALONE``) each is played alone to its end, which makes
+the walk the faster of the two on wider spaces. A walk that wins by far would need a freeze that costs
+next to nothing (a world whose records are shared, persistent values, so that a state is a handful of
+references) and forks that need no replay (an attempt's progress as plain data rather than a
+generator, so a world can be copied in the middle of a tick).
+
 One setting per walk. Walking settings together (reading the switches as questions too) was measured:
 the twelve settings that differ only in the newsletter's rule and the post key reach 1.65× fewer states
 together than apart, but their masks are twelve times wider and the walk took as long, in 3 GB.
