@@ -114,13 +114,9 @@ class ExploreView(pn.viewable.Viewer):
             return
         self._shown = protections
         row = shared.explore_row(protections)
-        self.summary.object = f"<p>{self._against(protections, row['runs'])}:</p>"
+        self.summary.object = f"<p>{against_html(dict(protections), row['runs'])}:</p>"
         self.results.objects = self._result_items(row)
         self.wider.objects = []  # a wider search was for other protections
-
-    @staticmethod
-    def _against(protections: tuple[tuple[str, str], ...], schedules: int) -> str:
-        return against_html(dict(protections), schedules)
 
     def _result_items(self, row: dict) -> list:
         """Held or broken, per invariant, with a button that loads the smallest case."""
@@ -140,7 +136,7 @@ class ExploreView(pn.viewable.Viewer):
         (some seconds), saying how many schedules first."""
         space = space_with({field_id: menu.value for field_id, menu in self.ranges.items()})
         protections = self.protections()
-        against = self._against(protections, len(schedule_list(space)))
+        against = against_html(dict(protections), len(schedule_list(space)))
         self.search_button.disabled = True
         self.wider.objects = [pn.pane.HTML(f'<p role="status">Searching: {against}…</p>')]
         try:
