@@ -115,7 +115,13 @@ def schedules(space: Mapping[str, tuple] = SPACE) -> Iterator[Schedule]:
 def schedule_list(space: Mapping[str, tuple] = SPACE) -> tuple[Schedule, ...]:
     """``schedules(space)`` as a tuple, made once per process and space (a worker explores many settings,
     and a space arrives in each worker as a copy, so it is known by its content)."""
-    return _schedule_list(tuple((k, tuple(v)) for k, v in space.items()))
+    return _schedule_list(_frozen(space))
+
+
+def _frozen(space: Mapping[str, tuple]) -> tuple[tuple[str, tuple], ...]:
+    """A space as a hashable value, for the caches below (a space arrives in each worker as a copy, so it is
+    known by its content)."""
+    return tuple((k, tuple(v)) for k, v in space.items())
 
 
 @cache
@@ -191,7 +197,7 @@ def explore_setting(
 
 def graph_space(space: Mapping[str, tuple] = SPACE) -> Space:
     """The space's schedules as bits (``model.graph``), made once per process and space."""
-    return _graph_space(tuple((k, tuple(v)) for k, v in space.items()))
+    return _graph_space(_frozen(space))
 
 
 @cache
@@ -252,7 +258,7 @@ def _nearest(space: Mapping[str, tuple]) -> Callable[[int], tuple[int, int, int]
     """For a set of the space's schedules (a mask), the one the measure prefers when their runs ended
     alike: the fewest faults, then the fewest changes from the article's schedule, then the first; as
     ``(faults, changes, number)``."""
-    return _nearest_in(tuple((k, tuple(v)) for k, v in space.items()))
+    return _nearest_in(_frozen(space))
 
 
 @cache

@@ -5,9 +5,9 @@ from __future__ import annotations
 from html import escape
 
 from app.content import markdown_html, text, titles
-from model.explore import ALL_FOUR_ON, PROTECTIONS, UNFINISHED, WIDER
+from model.explore import PROTECTIONS, UNFINISHED, WIDER
 from model.invariants import INVARIANT_IDS
-from model.switches import SETTING_BY_ID
+from model.switches import MAIN_TRACE, SETTING_BY_ID
 
 UNFINISHED_TITLE = "Finishes"
 
@@ -137,13 +137,12 @@ def against_html(protections: dict[str, str], schedules: int) -> str:
 
 
 def wider_form_html() -> str:
-    """The static explore page's search of wider ranges: the reader's protections (the article's four
-    on to begin with) and the ranges, searched by the model in the reader's browser."""
-    start = {"checkpoints": "every-step", **ALL_FOUR_ON}
+    """The static explore page's search of wider ranges: the reader's protections (the main trace's to
+    begin with) and the ranges, searched by the model in the reader's browser."""
     menus = []
     for setting_id in PROTECTIONS:
         options = "".join(
-            f'<option value="{escape(m.value)}"{" selected" * (m.value == start[setting_id])}>'
+            f'<option value="{escape(m.value)}"{" selected" * (m is getattr(MAIN_TRACE, setting_id))}>'
             f"{escape(m.value)}</option>"
             for m in SETTING_BY_ID[setting_id].values
         )
