@@ -173,8 +173,5 @@ def write_pages(site: Path) -> None:
     shutil.copytree(ROOT / "static", site / "static")
     for css in ("diagrams.css", "explainer.css"):  # the app's own styles, for the pictures and controls
         shutil.copy2(ROOT / "app" / css, site / "static" / css)
-    shutil.copy2(
-        ROOT / "app" / "views" / "js" / "follow.js", site / "static" / "follow.js"
-    )  # shared with the app
 
     (site / "static" / "palette.css").write_text(css_variables(), encoding="utf-8")

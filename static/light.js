@@ -4,7 +4,6 @@
 // same Python at build time) is painted and stepped through; anything that needs Python (a switch) waits
 // for it and is then done in order.
 
-import { followNow } from "./follow.js";
 import { startPython } from "./python.js";
 
 const PARTS = ["header", "tour", "player", "figure", "badges", "outcome", "lifecycles", "records", "switches"];
@@ -49,7 +48,17 @@ const say = (words, tone = "") => {
   status.hidden = !words;
 };
 
-const follow = () => followNow(root); // the served app shares it (app/views/js/follow.js)
+// A strip that scrolls sideways (the diagram on a narrow screen) keeps its current tick in view: as little
+// scrolling as it takes. The served app's twin is in app/views/js/action_html.js.
+function follow() {
+  for (const strip of root.querySelectorAll(".follow-now")) {
+    const now = strip.querySelector(".now-column");
+    if (!now || strip.scrollWidth <= strip.clientWidth) continue;
+    const box = now.getBoundingClientRect(), frame = strip.getBoundingClientRect();
+    if (box.right > frame.right) strip.scrollLeft += Math.min(box.right - frame.right + 4, box.left - frame.left);
+    else if (box.left < frame.left) strip.scrollLeft -= frame.left - box.left + 4;
+  }
+}
 
 function paint(parts) {
   // The control that had the focus (a button pressed with the keyboard) has it again after the repaint.

@@ -24,10 +24,7 @@ JS = Path(__file__).with_name("js")  # the components' browser code, where a lin
 class ActionHTML(JSComponent):
     html = param.String(default="", doc="The markup to show, from one of app.render's renderers.")
 
-    # One module: the strip-following both pages share, then this component's own code.
-    _esm = (JS / "follow.js").read_text(encoding="utf-8") + (JS / "action_html.js").read_text(
-        encoding="utf-8"
-    )
+    _esm = JS / "action_html.js"
 
     def __init__(self, on_action: Callable[[str, str], None], **params):
         super().__init__(**params)

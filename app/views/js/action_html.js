@@ -14,7 +14,17 @@ export function render({ model }) {
       if (again) again.focus();
     }
   };
-  const follow = () => followNow(root);  // app/views/js/follow.js, prepended by ActionHTML
+  // A strip that scrolls sideways (the diagram on a phone) keeps its current tick in view.
+  const follow = () => {
+    for (const strip of root.querySelectorAll(".follow-now")) {
+      const now = strip.querySelector(".now-column");
+      if (!now || strip.scrollWidth <= strip.clientWidth) continue;
+      // As little as it takes: the current column whole, and as much of the past as fits before it.
+      const box = now.getBoundingClientRect(), frame = strip.getBoundingClientRect();
+      if (box.right > frame.right) strip.scrollLeft += Math.min(box.right - frame.right + 4, box.left - frame.left);
+      else if (box.left < frame.left) strip.scrollLeft -= frame.left - box.left + 4;
+    }
+  };
   const send = (target) =>
     model.send_msg({ action: target.dataset.action, value: target.dataset.value ?? target.value ?? "" });
   // In a tablist, arrow keys, Home and End move to another tab and open it (the WAI-ARIA tabs pattern).
