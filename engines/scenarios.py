@@ -3,7 +3,8 @@
 Every scenario runs worker processes (``engines.<engine>_worker``) against a fresh state folder and a
 fresh receiver. A crash is a real SIGKILL the worker sends itself at the scripted point (after the stub
 model call for s3 was logged, or after the receiver answered the post); the stale owner is stopped with
-SIGSTOP while it is inside s3 and continued with SIGCONT after its successor finished.
+SIGSTOP while it is inside s3 (at a moment it holds no write open) and continued with SIGCONT after its
+successor finished.
 
 Each result pairs what was observed with what the model predicts for the matching switches, and says
 whether they agree on the fields the scenario compares. Where an engine matches no switch setting, the
@@ -256,6 +257,50 @@ def _store_rows(ctx: Context, folder: Path, url: str) -> int:
         return connection.execute("SELECT count(*) FROM dbos.operation_outputs").fetchone()[0]
 
 
+def store_writable(store: Path) -> bool:
+    """Whether another process could write this SQLite store now: no write transaction is held open."""
+    connection = sqlite3.connect(store, timeout=0)
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        connection.rollback()
+        return True
+    except sqlite3.OperationalError:  # "database is locked"
+        return False
+    finally:
+        connection.close()
+
+
+def _stopped(pid: int) -> bool:
+    """Whether the process is stopped by a signal (Linux's /proc; elsewhere assume the kill took)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "tT"
+    except OSError:
+        return True
+
+
+def stop_between_writes(process: subprocess.Popen, store: Path | None, patience: float = 30) -> None:
+    """SIGSTOP ``process`` at a moment it holds no write open on ``store`` (a SQLite file; None: any moment).
+
+    LangGraph saves a task's result from a background thread, so the worker can be lingering inside s3
+    while s2's row is still being written. Stopped in the middle of that transaction it keeps the file
+    locked, and its successor gives up on the lock instead of taking over, which is not the scenario
+    (it happened once in a fresh-clone run: the successor failed and all seven stale writes landed).
+    So: stop, and if the store is locked, let it run a moment and stop it again."""
+    deadline = time.monotonic() + patience
+    while True:
+        os.kill(process.pid, signal.SIGSTOP)
+        while not _stopped(process.pid):
+            if process.poll() is not None:
+                raise RuntimeError(f"the worker exited ({process.returncode}) before it could be stopped")
+            time.sleep(0.001)
+        if store is None or store_writable(store):
+            return
+        os.kill(process.pid, signal.SIGCONT)
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{store.name} stayed locked for {patience:.0f} s: no moment between writes")
+        time.sleep(0.02)
+
+
 def scenario_stale_owner(ctx: Context) -> None:
     folder, url = ctx.fresh("stale-owner")
     with Receiver(folder / "feed.sqlite") as receiver:
@@ -272,7 +317,7 @@ def scenario_stale_owner(ctx: Context) -> None:
             if time.monotonic() > deadline or first.poll() is not None:
                 raise RuntimeError(f"{ctx.engine}: attempt 1 never reached s3")
             time.sleep(0.05)
-        os.kill(first.pid, signal.SIGSTOP)
+        stop_between_writes(first, folder / "langgraph.sqlite" if ctx.engine == "langgraph" else None)
         second = launch(ctx.engine, Job(**{**job.__dict__, "attempt": 2}))
         rows_before = _store_rows(ctx, folder, url)
         posts_before = len(posts(folder / "feed.sqlite"))
