@@ -5,7 +5,8 @@
     compare the one-change-at-a-time table (``--json``)
     explore every protection setting against every schedule of a finite space: how many break each
             invariant, and the smallest run that does (``--json`` for everything; ``--exhaustive``
-            reruns every schedule from t0 instead of walking the graph, for the same bytes)
+            reruns every schedule from t0 instead of walking the graph, for the same bytes;
+            ``--range silent_for=1-20,never`` widens or narrows a schedule field's values)
     bench   how long the model takes (figures printed, nothing asserted)
 
 ``trace`` also takes the schedule's values (``--silent-at``, ``--correction-at``, ...): the switches give
@@ -95,6 +96,26 @@ SCHEDULER = re.compile(
 )
 
 
+def _range(value: str) -> tuple[str, tuple]:
+    from .explore import parse_range
+
+    try:
+        return parse_range(value)
+    except ScheduleError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+class _Ranges(argparse.Action):
+    """``--range``, once per schedule field: gathered into ``{field: values}``."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        field_id, values = value
+        ranges = getattr(namespace, self.dest)
+        if field_id in ranges:
+            raise argparse.ArgumentError(self, f"{field_id} is given more than once; give each range once")
+        setattr(namespace, self.dest, {**ranges, field_id: values})
+
+
 def _scheduler(value: str) -> str:
     """A Dask scheduler's address, checked before anything connects (Dask's own errors are tracebacks)."""
     match = SCHEDULER.fullmatch(value)
@@ -175,6 +196,16 @@ def _parser() -> argparse.ArgumentParser:
         "--exhaustive",
         action="store_true",
         help="run every schedule from t0 instead of walking the graph of shared states (same result, slower)",
+    )
+    explore.add_argument(
+        "--range",
+        type=_range,
+        action=_Ranges,
+        default={},
+        dest="ranges",
+        metavar="ID=VALUE,...",
+        help="the values one schedule field takes instead of the default space's, e.g."
+        " silent_for=1-10,never (repeat it for other fields)",
     )
     where = explore.add_mutually_exclusive_group()
     where.add_argument("--workers", type=_workers, default=None, help="processes (default: every core)")
@@ -359,7 +390,7 @@ def _run(args: argparse.Namespace) -> None:
 
 
 def _explore(args: argparse.Namespace) -> None:
-    from .explore import dask_mapper, explore, local_mapper
+    from .explore import SPACE, dask_mapper, explore, local_mapper
 
     waiting = f"python3 -m model explore: waiting for a worker to join the Dask scheduler at {args.scheduler}"
     try:
@@ -376,7 +407,7 @@ def _explore(args: argparse.Namespace) -> None:
             f"python3 -m model explore: cannot reach the Dask scheduler {quoted(args.scheduler)}: {error}"
         ) from error
     try:
-        result = explore(args.protections, mapper=mapper, exhaustive=args.exhaustive)
+        result = explore(args.protections, SPACE | args.ranges, mapper, args.exhaustive)
     except Exception as error:
         if type(error).__name__ != "KilledWorker":
             raise

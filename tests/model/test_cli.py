@@ -171,3 +171,33 @@ def test_a_scheduler_with_no_worker_is_waited_for_and_the_command_says_so():
             process.communicate(timeout=30)
     waiting = "python3 -m model explore: waiting for a worker to join the Dask scheduler at"
     assert line.strip() == f"{waiting} {cluster.scheduler_address}"
+
+
+def test_explore_range_sets_the_space_the_result_says_it_explored():
+    from model.explore import SPACE, explore, parse_range
+
+    held = "fencing=off,checkpoints=end-only,pins=off,newsletter=current-accepted,post_key=none"
+    flags = ["--range", "silent_for=2-4,never", "--range", "poster-death=none", "--range", "threshold=2"]
+    done = cli("explore", "--workers", "1", "--protections", held, "--json", *flags)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    space = SPACE | dict(map(parse_range, flags[1::2]))
+    assert data["space"]["silent_for"] == ["2", "3", "4", "never"]
+    assert data["space"]["poster_death"] == ["none"]
+    assert data["rows"] == explore(dict(p.split("=") for p in held.split(",")), space=space)["rows"]
+    assert data["schedules"] < json.loads(cli("explore", "--protections", held, "--json").stdout)["schedules"]
+
+
+@pytest.mark.parametrize(
+    "flags, named",
+    [
+        (["--range", "silent_for=0"], "silent_for must be a whole number from 1 to 40, or never"),
+        (["--range", "silence=1"], "with id one of silent_attempt, silent_at, silent_for"),
+        (["--range", "silent_at=s1-s3"], "silent_at must be s1, s2, s3, s4, assemble, accept, post, none"),
+        (["--range", "correction_at=9-3"], "a span runs from low to high"),
+        (["--range", "threshold=2", "--range", "threshold=3"], "threshold is given more than once"),
+    ],
+)
+def test_a_bad_range_exits_2_naming_what_is_allowed(flags, named):
+    done = cli("explore", *flags)
+    assert done.returncode == 2 and named in done.stderr and "Traceback" not in done.stderr

@@ -256,3 +256,13 @@ def test_a_wider_space_widens_only_the_ranges_chosen_and_names_the_choices_on_a_
         space_with({"threshold": "1 to 5"})
     with pytest.raises(SwitchError, match="1 to 10 ticks, or never; got '1 to 99'"):
         space_with({"silent_for": "1 to 99"})
+
+
+def test_a_range_reads_numbers_spans_never_and_names_once_each():
+    from model.explore import parse_range
+
+    assert parse_range("silent_for=3,1-3,never") == ("silent_for", (3, 1, 2, None))
+    assert parse_range(" silent-at = s4, post ") == ("silent_at", ("s4", "post"))
+    assert parse_range("poster_death=before-send") == ("poster_death", (PosterDeath.BEFORE_SEND,))
+    with pytest.raises(ScheduleError, match="silent_for needs at least one value: a whole number from 1"):
+        parse_range("silent_for=,")
