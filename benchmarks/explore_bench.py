@@ -30,7 +30,7 @@ from model.explore import (  # noqa: E402
     protection_settings,
     schedule_list,
 )
-from model.graph import walk  # noqa: E402
+from model.graph import Walk, walk  # noqa: E402
 from model.simulation import collector_paused, run  # noqa: E402
 from model.switches import Switches  # noqa: E402
 from model.trace import dumps  # noqa: E402
@@ -59,7 +59,9 @@ def sample(space: dict, name: str) -> None:
     for protections in chosen:
         switches = Switches(**protections)
         with collector_paused():  # a pure walk: no world plays its few schedules alone at the end
-            found = walk(switches, graph_space(space), alone=0)
+            found = Walk()
+            for _ in walk(switches, graph_space(space), alone=0, found=found):
+                pass
         states, transitions, forks = (
             states + found.states,
             transitions + found.transitions,

@@ -24,13 +24,14 @@ put back in setting order, so the output is identical whichever ran it.
 A larger space (longer silences, another attempt silent, more thresholds) is a ``space`` argument, or
 ``--range`` on the command line (``parse_range``: ``--range silent_for=1-20,never``, once per field);
 settings spread over a cluster's workers as they do over local cores (``python3 -m model explore
---scheduler tcp://host:8786``, this package installed on every worker). The walk's gain shrinks as the
-space grows, and its memory grows faster than the space: a node's set of schedules is a bitmask as long
-as the space, and more of the schedules end apart. Measured for one setting: the default space (5,184
-schedules) walks in about 1.1 s against 1.5 s rerun, in tens of MB; 53,280 schedules (silences up to 20
-ticks, corrections up to t20) took 21 s walked and 20 s rerun, 330 MB against 30 MB. So for a space
-beyond some tens of thousands of schedules a setting, ``--exhaustive`` is the better choice on a cluster:
-as fast, and flat in memory.
+--scheduler tcp://host:8786``, this package installed on every worker). The walk's memory grows faster
+than the space: a node's set of schedules is a bitmask as long as the space, and more of the schedules
+end apart (each leaf is handed to the tally as it is found, so the leaves are not held). Measured: one
+setting of the default space (5,184 schedules) walks in about 1.1 s against 1.5 s rerun, in tens of MB
+(``benchmarks/explore_bench.py``); with 53,280 schedules (silences up to 20 ticks, corrections up to t20)
+the command line's run for one held setting took 17 s in 160 MB walked and 20.5 s in 29 MB rerun. So on
+a cluster with a space far larger still, ``--exhaustive`` trades a little speed for memory that stays
+flat.
 """
 
 from __future__ import annotations
@@ -230,11 +231,9 @@ def explore_setting(
     runs each schedule from t0 instead. Both give the same endings per schedule, so the same row."""
     switches = Switches(**protections)
     if exhaustive:
-        endings: Iterable[Leaf] = _one_by_one(switches, schedule_list(space))
-    else:
-        with collector_paused():  # a walk keeps every world it froze: nothing for the collector to find
-            endings = walk(switches, graph_space(space)).leaves
-    return _tally(protections, endings, space)
+        return _tally(protections, _one_by_one(switches, schedule_list(space)), space)
+    with collector_paused():  # a walk keeps every world it froze: nothing for the collector to find
+        return _tally(protections, walk(switches, graph_space(space)), space)
 
 
 def graph_space(space: Mapping[str, tuple] = SPACE) -> Space:

@@ -145,21 +145,25 @@ class Leaf:
 
 @dataclass
 class Walk:
-    """What a walk found, and how much work it took (for the benchmark)."""
+    """How much work a walk took (for the benchmark and the tests)."""
 
-    leaves: list[Leaf]
     states: int = 0  # distinct (tick, world) nodes
     transitions: int = 0  # ticks played, the replays after a fork included
     forks: int = 0
 
 
-def walk(switches: Switches, space: Space, bound: int = BOUND, alone: int = ALONE) -> Walk:
+def walk(
+    switches: Switches, space: Space, bound: int = BOUND, alone: int = ALONE, found: Walk | None = None
+) -> Iterator[Leaf]:
     """Every schedule of ``space`` under ``switches``, from t0 until each run ends (``simulation.run``'s
     rule: after the first tick that leaves the world quiescent, or at ``bound``). A world that stands
-    for ``alone`` schedules or fewer plays each of them alone to its end."""
+    for ``alone`` schedules or fewer plays each of them alone to its end.
+
+    Each leaf is yielded as soon as it is found, so a walk over a large space does not hold them all
+    (a leaf's set is a bitmask as long as the space). ``found``, if given, counts the work."""
     interner = Interner()
     like = World(switches, recording=False)  # the constants every world of the walk shares
-    found = Walk([])
+    found = found or Walk()
     start = freeze(like, interner)
     frontier: dict[tuple, list] = {start: [thaw(start, like, interner), space.everything]}
     for tick in range(bound + 1):
@@ -172,12 +176,12 @@ def walk(switches: Switches, space: Space, bound: int = BOUND, alone: int = ALON
                     if ended or tick == bound:
                         played.stopped_at_limit = not ended
                         first, finished = dict(played.checker.first), outcome_of(played).finished
-                        found.leaves.append(Leaf(settled, tick, first, finished))
+                        yield Leaf(settled, tick, first, finished)
                         continue
                     if frozen[0] is not played:  # groups that only disagreed on ending share a world
                         frozen = (played, freeze(played, interner))
                     if settled.bit_count() <= alone:
-                        found.leaves.extend(_each_alone(frozen[1], settled, like, interner, space, bound))
+                        yield from _each_alone(frozen[1], settled, like, interner, space, bound)
                         continue
                     node = after.get(frozen[1])
                     if node is None:
@@ -187,7 +191,6 @@ def walk(switches: Switches, space: Space, bound: int = BOUND, alone: int = ALON
         frontier = after
         if not frontier:
             break
-    return found
 
 
 def _each_alone(

@@ -17,7 +17,7 @@ from model.explore import (
     protection_settings,
     schedule_list,
 )
-from model.graph import ALONE, Answering, Space, walk
+from model.graph import ALONE, Answering, Space, Walk, walk
 from model.outcome import outcome_of
 from model.schedule import BOUND, FIELDS, LATEST, READS, SILENT_POINTS, PosterDeath, Schedule
 from model.simulation import play_tick, quiescent, run
@@ -153,9 +153,9 @@ def test_every_schedule_of_a_walk_ends_as_its_own_run_does(protections, alone):
     schedules play each alone to its end."""
     switches = Switches(**protections)
     space = Space(schedule_list())
-    found = walk(switches, space, alone=alone)
+    found = Walk()
     ending_of = {}
-    for leaf in found.leaves:
+    for leaf in walk(switches, space, alone=alone, found=found):
         for number in range(len(space.schedules)):
             if leaf.schedules >> number & 1:
                 assert number not in ending_of, "a schedule ended twice"
@@ -190,9 +190,9 @@ def test_a_walk_at_the_bound_stops_as_a_run_does():
     """With a bound before runs end, every schedule is stopped there, as ``run(bound=...)`` stops it."""
     switches = Switches()
     space = Space(schedule_list({k: v[:2] for k, v in SPACE.items()}))
-    found = walk(switches, space, bound=6)
-    assert found.leaves and all(leaf.end_tick <= 6 for leaf in found.leaves)
-    for leaf in found.leaves:
+    leaves = list(walk(switches, space, bound=6))
+    assert leaves and all(leaf.end_tick <= 6 for leaf in leaves)
+    for leaf in leaves:
         number = (leaf.schedules & -leaf.schedules).bit_length() - 1
         alone = run(switches, recording=False, schedule=space.schedules[number], bound=6)
         assert (leaf.end_tick, leaf.first, leaf.finished) == (
