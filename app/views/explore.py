@@ -77,6 +77,7 @@ class ExploreView(pn.viewable.Viewer):
             pn.pane.HTML(
                 f"<h3>Search wider ranges</h3>{markdown_html(text('explore', 'wider'))}",
                 sizing_mode="stretch_width",
+                stylesheets=["code { overflow-wrap: anywhere; }"],  # the command line, on a phone
             ),
             pn.FlexBox(*self.ranges.values(), css_classes=["explore-ranges"]),
             self.search_button,
