@@ -32,13 +32,11 @@ if (FIGURES.includes(view)) {
 const groupName = query.get("group") || "";
 const group = /^[A-Za-z0-9_-]{1,40}$/.test(groupName) && typeof BroadcastChannel !== "undefined"
   ? new BroadcastChannel(`durable-work-explainer:${groupName}`) : null;
-let told = null;
 if (group) {
   group.onmessage = (event) => {
     const tick = event.data && event.data.tick;
     if (!Number.isInteger(tick) || tick < 0 || String(tick) === root.dataset.tick) return;
-    told = tick;
-    act("go", String(tick));
+    act("go", String(tick), "", true);
   };
 }
 
@@ -60,7 +58,7 @@ function follow() {
   }
 }
 
-function paint(parts) {
+function paint(parts, told = false) {
   // The control that had the focus (a button pressed with the keyboard) has it again after the repaint.
   const focused = document.activeElement && root.contains(document.activeElement)
     ? document.activeElement.dataset.key : null;
@@ -75,8 +73,7 @@ function paint(parts) {
   requestAnimationFrame(follow);
   const moved = root.dataset.tick !== String(parts.tick);
   root.dataset.tick = String(parts.tick);
-  if (group && moved && told === null) group.postMessage({ tick: parts.tick }); // not what it was told
-  told = null;
+  if (group && moved && !told) group.postMessage({ tick: parts.tick });
   root.dataset.painted = String(performance.now()); // for benchmarks/site_bench.py
   root.classList.remove("pending");
   // The link says where the reader is (Python's query), with this page's own layout flags kept.
@@ -101,9 +98,11 @@ async function openChapter(name, tick) {
   paint(frame(tick));
 }
 
-function act(action, value, part = "") {
+// ``told``: the step follows a tick another frame of the group announced, so it is not announced back.
+// Each step carries it to its own paint: told ticks may arrive faster than Python paints them.
+function act(action, value, part = "", told = false) {
   if (python) {
-    python("act", [action, value, part]).then(paint, failed);
+    python("act", [action, value, part]).then((parts) => paint(parts, told), failed);
     return;
   }
   // Before Python: the pre-rendered chapter's player and chapters; the rest (a switch, the tour's card)
@@ -112,10 +111,10 @@ function act(action, value, part = "") {
   const local = chapter && part !== "tour";
   if (local && Object.hasOwn(STEPS, action)) paint(frame(STEPS[action](tick)));
   else if (local && action === "last") paint(frame(chapter.ticks.length - 1));
-  else if (local && action === "go" && /^\d{1,6}$/.test(value)) paint(frame(Number(value)));
-  else if (local && action === "preset") openChapter(value, 0).catch(() => pending.push([action, value, part]));
+  else if (local && action === "go" && /^\d{1,6}$/.test(value)) paint(frame(Number(value)), told);
+  else if (local && action === "preset") openChapter(value, 0).catch(() => pending.push([action, value, part, told]));
   else {
-    pending.push([action, value, part]);
+    pending.push([action, value, part, told]);
     say("Python is still loading in your browser; this will be done as soon as it is ready.");
   }
 }
@@ -189,7 +188,7 @@ const started = () =>
       clearTimeout(noWord);
       python = ask;
       paint(first);
-      for (const [action, value, part] of pending.splice(0)) act(action, value, part);
+      for (const [action, value, part, told] of pending.splice(0)) act(action, value, part, told);
       root.dataset.python = "ready";
       say("");
     })

@@ -59,6 +59,21 @@ def assert_four_frames_fit(page, screenshot: str) -> None:
     page.screenshot(path=str(ARTIFACTS / screenshot), full_page=True)
 
 
+def tell_the_group_quickly(page, group: str, ticks: list[int]) -> None:
+    """The host page announces ``ticks`` on the group's channel one right after another, faster than any
+    frame can step, and from then on keeps what the frames announce in ``window.echoes``. A frame follows
+    a told tick without telling it back, so after this the echoes stay empty."""
+    page.evaluate(
+        """([group, ticks]) => {
+          window.echoes = [];
+          window.teller = new BroadcastChannel(`durable-work-explainer:${group}`);
+          window.teller.onmessage = (event) => window.echoes.push(event.data);
+          for (const tick of ticks) window.teller.postMessage({ tick });
+        }""",
+        [group, ticks],
+    )
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -13,7 +13,7 @@ from app.state import PRESETS
 from model import Switches, run
 from model.explore import schedule_list, space_with
 from model.switches import ALL_SETTINGS, Role, allowed_values, ids_of
-from tests.browser.conftest import assert_four_frames_fit
+from tests.browser.conftest import assert_four_frames_fit, tell_the_group_quickly
 from tests.conftest import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.browser
@@ -214,7 +214,8 @@ def test_inside_an_iframe_the_app_tells_its_parent_ready_height_and_url(page, ex
 def test_four_figure_embeds_fit_their_frames_at_once_and_move_together(page, explainer_url):
     """An article with the README's snippet four times at 700 px (the whole embed, the diagram, the
     lifecycles, the badges), none scrolled into view: each frame is its content's height within 10 px,
-    none scrolls, and with ?group= a step in one figure moves the other three."""
+    none scrolls, and with ?group= a step in one figure moves the other three, and ticks told in quick
+    succession move them all without an echo."""
     page.set_viewport_size({"width": 1000, "height": 800})
     page.goto(explainer_url.replace("/explainer", "/pages/figures.html?group=article"))
     page.wait_for_function(
@@ -229,6 +230,15 @@ def test_four_figure_embeds_fit_their_frames_at_once_and_move_together(page, exp
         diagram.locator("button.forward").click()
     for frame in frames:  # one player each, all at t3
         expect(frame.locator(".tick-now")).to_have_text(["t3"], timeout=20000)
+    # Ticks told faster than Python answers: each frame follows all of them and tells none back (an echo
+    # of an intermediate tick would pull the others back to it).
+    tell_the_group_quickly(page, "article", [4, 5, 6])
+    for frame in frames:
+        expect(frame.locator(".tick-now")).to_have_text(["t6"], timeout=20000)
+    page.wait_for_timeout(1500)
+    assert page.evaluate("() => window.echoes") == []
+    for frame in frames:
+        expect(frame.locator(".tick-now")).to_have_text(["t6"])
 
 
 def test_only_its_own_origin_and_named_hosts_may_frame_the_served_app(page, explainer_url):

@@ -26,7 +26,7 @@ from model import Switches, dumps, run, trace_dict
 from model.analyses import fingerprint, sweep
 from model.explore import explore_setting, source_digest
 from model.schedule import Schedule
-from tests.browser.conftest import assert_four_frames_fit
+from tests.browser.conftest import assert_four_frames_fit, tell_the_group_quickly
 from tests.conftest import ARTIFACTS, ROOT
 from tests.site.conftest import NODE_SCRIPT
 
@@ -340,7 +340,8 @@ def heading_of(preset: str) -> str:
 @pytest.mark.browser
 def test_four_figure_embeds_of_the_static_site_fit_and_move_together_offline(site, offline_page, site_url):
     """The served app's host page, on the static site: four 700 px frames (the embed and the three
-    figures) fit their content within 10 px without scrolling, and ?group= moves them together."""
+    figures) fit their content within 10 px without scrolling, and ?group= moves them together, also
+    when ticks are told in quick succession (none is told back)."""
     shutil.copy2(ROOT / "tests" / "browser" / "pages" / "figures.html", site / "figures-host.html")
     page = offline_page
     page.set_viewport_size({"width": 1000, "height": 800})
@@ -355,6 +356,13 @@ def test_four_figure_embeds_of_the_static_site_fit_and_move_together_offline(sit
     diagram.locator("button.forward").click()
     for frame in frames:
         expect(frame.locator("#light")).to_have_attribute("data-tick", "2", timeout=5000)
+    for frame in frames:  # Python paints each step later than it is asked for: told ticks can queue up
+        expect(frame.locator("#light")).to_have_attribute("data-python", "ready", timeout=120000)
+    tell_the_group_quickly(page, "article", [3, 4, 5])  # all followed, none told back
+    for frame in frames:
+        expect(frame.locator("#light")).to_have_attribute("data-tick", "5", timeout=5000)
+    page.wait_for_timeout(1500)
+    assert page.evaluate("() => window.echoes") == []
     assert page.outside_requests == []
 
 

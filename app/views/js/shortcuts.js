@@ -51,11 +51,12 @@ export function render({ model }) {
     tell({ kind: "ready" });
     height();
   }
-  // ?group=NAME: the frames of one host page share a tick. The step a told tick causes here is not told
-  // back (a shorter chapter clamps it, and its echo would pull the frame that is playing back); a told
-  // tick that changes nothing here is forgotten after a second.
+  // ?group=NAME: the frames of one host page share a tick. The steps told ticks cause here are not told
+  // back (a shorter chapter clamps a tick, and its echo would pull the frame that is playing back). Told
+  // ticks can arrive faster than Python answers, so each is owed one step that stays quiet; a told tick
+  // that changes nothing here never comes, so what is owed is forgotten a second after the last one.
   let channel = null;
-  let following = false;
+  let owed = 0;
   let forget = null;
   const joinGroup = () => {
     if (channel) channel.close();
@@ -65,17 +66,17 @@ export function render({ model }) {
     channel.onmessage = (event) => {
       const tick = event.data && event.data.tick;
       if (!Number.isInteger(tick) || tick < 0 || tick === model.tick) return;
-      following = true;
+      owed += 1;
       clearTimeout(forget);
-      forget = setTimeout(() => { following = false; }, 1000);
+      forget = setTimeout(() => { owed = 0; }, 1000);
       model.send_msg({ action: "go", value: String(tick) });
     };
   };
   joinGroup();
   model.on("group", joinGroup);
   model.on("tick", () => {
-    if (channel && !following) channel.postMessage({ tick: model.tick });
-    following = false;
+    if (owed > 0) owed -= 1;
+    else if (channel) channel.postMessage({ tick: model.tick });
   });
   model.on("remove", () => channel && channel.close());
   const el = document.createElement("span");
