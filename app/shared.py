@@ -3,6 +3,7 @@ session: the sweep, the one-change table, and the runs a compare view sets besid
 
 from __future__ import annotations
 
+import argparse
 import json
 from functools import cache, lru_cache
 from pathlib import Path
@@ -11,8 +12,12 @@ from model import Switches, analyses, dumps, run, trace_dict
 from model.explore import explore, explore_setting, local_mapper, source_digest
 from model.schedule import Schedule
 
-#: The explorer's results over every protection setting, written by the build (and ``./dev serve``) so a
-#: page shows them at once; without the file (or for another model), one setting is explored on demand.
+#: The explorer's results over every protection setting, kept in the repository for the model they name
+#: (``model.explore.source_digest``), so a fresh clone's build and ``./dev serve`` need not spend a minute
+#: and a half exploring. ``python -m app.shared --refresh`` writes them again after a change to the model's
+#: code (a test says when they are stale). ``EXPLORED`` is the working copy the app, the build and the app
+#: wheel read: the committed file when it is this model's, else explored anew.
+COMMITTED = Path(__file__).parent / "explore-results.json"
 EXPLORED = Path(__file__).parent / "data" / "explore.json"
 
 
@@ -57,40 +62,72 @@ def from_scratch(switches: Switches, schedule: Schedule | None = None) -> dict:
 _explored: list[dict] = []  # once found, kept; until then, looked for again (``./dev serve`` writes it late)
 
 
+def _current(path: Path) -> dict | None:
+    """The results in ``path`` if they are this very model's, else None."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("model") == source_digest() else None
+
+
 def explored() -> dict | None:
     """The whole space's results, if a file for this very model is at hand."""
     if not _explored:
-        try:
-            data = json.loads(EXPLORED.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if not (isinstance(data, dict) and data.get("model") == source_digest()):
+        data = _current(EXPLORED) or _current(COMMITTED)
+        if data is None:
             return None
         _explored.append(data)
     return _explored[0]
 
 
 def write_explored(path: Path = EXPLORED) -> Path:
-    """Explore the whole space on every core and write it for the app, unless this model's file is there."""
-    try:
-        if json.loads(path.read_text(encoding="utf-8")).get("model") == source_digest():
-            return path
-    except (OSError, ValueError, AttributeError):
-        pass
-    mapper, close = local_mapper()
-    try:
-        data = explore(mapper=mapper)
-    finally:
-        close()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    partial.write_text(dumps(data), encoding="ascii")
-    partial.replace(path)  # readers never see half a file
+    """The whole space's results for this model at ``path``: kept if there, else copied from the
+    committed file if that is this model's, else explored on every core."""
+    if _current(path) is None:
+        _write(path, dumps(_current(COMMITTED) or _explore_everything()))
     return path
 
 
-if __name__ == "__main__":
+def _explore_everything() -> dict:
+    mapper, close = local_mapper()
+    try:
+        return explore(mapper=mapper)
+    finally:
+        close()
+
+
+def committed_text(data: dict) -> str:
+    """The committed file's text: one value a line, so a change to the model shows in a diff as the rows
+    it changed."""
+    return dumps(data, indent=1) + "\n"
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial")
+    partial.write_text(text, encoding="ascii")
+    partial.replace(path)  # readers never see half a file
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m app.shared",
+        description="Make sure the explorer's results for this model are at hand for the app and the build.",
+        allow_abbrev=False,
+    )
+    parser.add_argument(
+        "--refresh",
+        action="store_true",
+        help="explore every schedule and write the results to commit (app/explore-results.json)",
+    )
+    if parser.parse_args(argv).refresh:
+        _write(COMMITTED, committed_text(_explore_everything()))
     print(write_explored())
+
+
+if __name__ == "__main__":
+    main()
 
 
 @lru_cache(maxsize=32)  # a reader's wider searches, each a few seconds

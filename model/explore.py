@@ -36,9 +36,12 @@ flat.
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import io
 import itertools
 import os
+import tokenize
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, partial
 from pathlib import Path
@@ -389,12 +392,43 @@ def _headline_setting(protections: Mapping[str, str]) -> bool:
 
 
 def source_digest() -> str:
-    """A digest of the model's own source files: precomputed results are valid only for the model that
-    computed them (the app checks this before it shows a file the build wrote)."""
+    """A digest of what the model's source files do: precomputed results are valid only for the model
+    that computed them (the app checks this before it shows a file the build wrote). Comments and
+    docstrings are left out (``code_of``), so rewording them keeps results valid; any change to code,
+    down to its layout, does not."""
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        code = code_of(path.read_text(encoding="utf-8"))
+        digest.update(path.name.encode() + b"\0" + code.encode())
     return digest.hexdigest()[:16]
+
+
+def code_of(source: str) -> str:
+    """Python source without its comments, its docstrings and its blank lines.
+
+    A docstring is left out only where it stands on lines of its own; one that shares a line with code
+    is kept, which can only make the digest stricter. Read with ``tokenize`` and ``ast``, whose positions
+    are the same on every Python this model supports, so the digest is too."""
+    lines = source.splitlines()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            row, column = token.start
+            lines[row - 1] = lines[row - 1][:column]
+    docstrings: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list) or not body or not isinstance(body[0], ast.Expr):
+            continue
+        first = body[0]
+        said = first.value
+        if not (isinstance(said, ast.Constant) and isinstance(said.value, str)):
+            continue
+        # ast's columns count UTF-8 bytes
+        opening, closing = lines[first.lineno - 1].encode(), lines[first.end_lineno - 1].encode()
+        if not opening[: first.col_offset].strip() and not closing[first.end_col_offset :].strip():
+            docstrings.update(range(first.lineno - 1, first.end_lineno))
+    kept = (line.rstrip() for number, line in enumerate(lines) if number not in docstrings)
+    return "\n".join(line for line in kept if line)
 
 
 def smallest_overall(rows: list[dict]) -> dict[str, dict]:

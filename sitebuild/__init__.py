@@ -62,7 +62,7 @@ def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:
         wheels = Path(tmp)
         say("building the model wheel (pypa/build)")
         model_wheel = build_model_wheel(wheels)
-        say("exploring every schedule, for the Explore tab (reused while the model is unchanged)")
+        say("the explorer's results for the Explore tab (committed; explored anew if the model changed)")
         write_explored()
         say("building the app wheel")
         app_wheel = build_app_wheel(wheels, project_version())

@@ -47,7 +47,9 @@ def build_app_wheel(out: Path, version: str) -> Path:
     """app/ with content/ inside it (app/content/*.md), so the words travel with the code."""
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp)
-        shutil.copytree(ROOT / "app", project / "app", ignore=shutil.ignore_patterns("__pycache__"))
+        # The committed explorer results travel once, as the working copy app/data/explore.json.
+        skip = shutil.ignore_patterns("__pycache__", "explore-results.json")
+        shutil.copytree(ROOT / "app", project / "app", ignore=skip)
         shutil.copytree(ROOT / "content", project / "app" / "content")
         (project / "pyproject.toml").write_text(APP_PYPROJECT.format(version=version))
         sh(sys.executable, "-P", "-m", "build", "--wheel", "--no-isolation", "--outdir", out, project)

@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import shlex
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,16 +18,22 @@ from model.analyses import from_scratch
 from model.explore import (
     ALL_FOUR_ON,
     UNFINISHED,
+    code_of,
     explore,
     local_mapper,
     parse_protections,
     protection_settings,
     schedules,
+    source_digest,
 )
 from model.invariants import INVARIANT_IDS
 from model.schedule import ARTICLE, LATEST, SILENT_POINTS, PosterDeath, Schedule, ScheduleError
 from model.simulation import run
 from model.switches import SwitchError, Switches, all_switches
+from model.trace import dumps
+
+#: The whole space's results as committed for the app and the build (``app.shared.COMMITTED``).
+COMMITTED = Path(__file__).resolve().parents[2] / "app" / "explore-results.json"
 
 
 def _cli(argv: list[str]) -> tuple[int, str, str]:
@@ -107,6 +114,44 @@ def test_the_space_is_large_and_its_schedules_distinct(explored):
     assert ARTICLE in all_
     assert explored["settings"] == len(protection_settings()) == 144
     assert explored["runs"] == explored["schedules"] * explored["settings"] >= 10**5
+
+
+def test_the_committed_results_are_what_this_model_finds(explored):
+    """The results in the repository name this model and are, byte for byte, what it finds now; after a
+    change to the model's code they are written again by ``python -m app.shared --refresh``."""
+    committed = COMMITTED.read_text(encoding="ascii")
+    refresh = f"stale: run `.venv/bin/python -m app.shared --refresh` and commit {COMMITTED.name}"
+    assert json.loads(committed)["model"] == source_digest(), refresh
+    assert committed == dumps(explored, indent=1) + "\n", refresh  # as app.shared.committed_text writes it
+
+
+def test_the_models_digest_reads_its_code_not_its_words():
+    """Comments, docstrings and blank lines may change without the committed results going stale; any
+    change to code, an indentation included, makes them stale."""
+    source = '''"""A module."""
+
+def step(tick):
+    """Says what it does.
+
+    At length."""
+    if tick:
+        return tick + 1  # the next one
+    return 0
+'''
+    reworded = source.replace("A module.", "Another module.").replace("At length.", "Briefly.")
+    commented = source.replace("# the next one", "# one later").replace(
+        "    return 0", "\n    # none\n    return 0"
+    )
+    assert code_of(reworded) == code_of(commented) == code_of(source)
+    assert "tick + 1" in code_of(source) and "Says" not in code_of(source) and "#" not in code_of(source)
+    changed = [
+        source.replace("tick + 1", "tick + 2"),
+        source.replace("    return 0", "        return 0"),  # now inside the if: another program
+        source.replace('"""Says', 'x = 1; """Says'),  # code and a string on one line: both kept
+        source.replace("    return 0", '    return "# zero"'),  # a string, not a comment:
+        source.replace("    return 0", '    return "# none"'),  # these two differ
+    ]
+    assert len({code_of(s) for s in changed} | {code_of(source)}) == len(changed) + 1
 
 
 def test_every_counterexample_replays_through_the_command_line(explored):
