@@ -21,7 +21,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
@@ -279,29 +278,18 @@ def _stopped(pid: int) -> bool:
         return True
 
 
-def postgres_idle(url: str) -> bool:
-    """Whether no other session of this run's database is running a statement or holds a transaction
-    open (each run has a database of its own, so the others are the worker's)."""
-    import psycopg
-
-    with psycopg.connect(url) as connection:
-        busy = connection.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND pid <> pg_backend_pid() AND state IS DISTINCT FROM 'idle'"
-            " AND backend_type = 'client backend'"
-        ).fetchone()[0]
-    return busy == 0
-
-
-def stop_between_writes(process: subprocess.Popen, idle: Callable[[], bool], patience: float = 30) -> None:
-    """SIGSTOP ``process`` at a moment ``idle()`` says it holds no write open on its engine's store.
+def stop_between_writes(process: subprocess.Popen, store: Path | None, patience: float = 30) -> None:
+    """SIGSTOP ``process`` at a moment it holds no write open on ``store`` (a SQLite file; None: any moment).
 
     LangGraph saves a task's result from a background thread, so the worker can be lingering inside s3
     while s2's row is still being written. Stopped in the middle of that transaction it keeps the file
     locked, and its successor gives up on the lock instead of taking over, which is not the scenario
     (it happened once in a fresh-clone run: the successor failed and all seven stale writes landed).
-    DBOS on PostgreSQL would keep row locks the same way. So: stop, and if the store is busy, let the
-    worker run a moment and stop it again."""
+    So: stop, and if the store is locked, let it run a moment and stop it again.
+
+    DBOS is stopped at any moment (``store`` None). Its worker keeps one PostgreSQL session idle in a
+    transaction that holds an advisory lock for as long as it runs, so "no transaction open" never
+    comes (tried: 30 s of retries, none idle); its successor does not wait on that lock."""
     deadline = time.monotonic() + patience
     while True:
         os.kill(process.pid, signal.SIGSTOP)
@@ -309,11 +297,11 @@ def stop_between_writes(process: subprocess.Popen, idle: Callable[[], bool], pat
             if process.poll() is not None:
                 raise RuntimeError(f"the worker exited ({process.returncode}) before it could be stopped")
             time.sleep(0.001)
-        if idle():
+        if store is None or store_writable(store):
             return
         os.kill(process.pid, signal.SIGCONT)
         if time.monotonic() > deadline:
-            raise RuntimeError(f"the worker's store stayed busy for {patience:.0f} s: it never paused")
+            raise RuntimeError(f"{store.name} stayed locked for {patience:.0f} s: no moment between writes")
         time.sleep(0.02)
 
 
@@ -333,10 +321,7 @@ def scenario_stale_owner(ctx: Context) -> None:
             if time.monotonic() > deadline or first.poll() is not None:
                 raise RuntimeError(f"{ctx.engine}: attempt 1 never reached s3")
             time.sleep(0.05)
-        if ctx.engine == "langgraph":
-            stop_between_writes(first, lambda: store_writable(folder / "langgraph.sqlite"))
-        else:
-            stop_between_writes(first, lambda: postgres_idle(url))
+        stop_between_writes(first, folder / "langgraph.sqlite" if ctx.engine == "langgraph" else None)
         second = launch(ctx.engine, Job(**{**job.__dict__, "attempt": 2}))
         rows_before = _store_rows(ctx, folder, url)
         posts_before = len(posts(folder / "feed.sqlite"))

@@ -46,7 +46,7 @@ def test_the_worker_is_stopped_between_two_writes(tmp_path):
     try:
         assert writer.stdout.readline().strip() == "ready"
         for _ in range(5):  # the writer holds the lock ~95 % of the time: a blind SIGSTOP would catch it
-            stop_between_writes(writer, lambda: store_writable(store))
+            stop_between_writes(writer, store)
             state = open(f"/proc/{writer.pid}/stat").read().rsplit(")", 1)[1].split()[0]
             assert state in "tT"
             assert store_writable(store)
