@@ -81,9 +81,10 @@ def explored() -> dict | None:
     return _explored[0]
 
 
-def write_explored(path: Path = EXPLORED) -> Path:
-    """The whole space's results for this model at ``path``: kept if there, else copied from the
-    committed file if that is this model's, else explored on every core."""
+def write_explored(path: Path | None = None) -> Path:
+    """The whole space's results for this model at ``path`` (default ``EXPLORED``): kept if there, else
+    copied from the committed file if that is this model's, else explored on every core."""
+    path = path or EXPLORED
     if _current(path) is None:
         _write(path, dumps(_current(COMMITTED) or _explore_everything()))
     return path

@@ -34,10 +34,12 @@ def test_results_of_another_model_are_explored_anew_and_never_shown(tmp_path, mo
     monkeypatch.setattr(shared, "_explored", [])
     assert shared.explored() is None
     monkeypatch.setattr(shared, "_explore_everything", lambda: fresh)
-    shared.write_explored(shared.EXPLORED)
+    assert shared.write_explored() == tmp_path / "explore.json"
     assert shared.explored() == fresh
     shared.main(["--refresh"])
     assert shared.COMMITTED.read_text(encoding="ascii") == shared.committed_text(fresh)
+    # Nothing outside the temporary folder was written (the real working copy is the next build's).
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["committed.json", "explore.json"]
 
 
 def test_a_wrong_flag_names_the_allowed_one(capsys):
