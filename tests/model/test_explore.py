@@ -7,12 +7,12 @@ import contextlib
 import io
 import json
 import shlex
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.shared import COMMITTED, committed_text
 from model import cli
 from model.analyses import from_scratch
 from model.explore import (
@@ -30,10 +30,6 @@ from model.invariants import INVARIANT_IDS
 from model.schedule import ARTICLE, LATEST, SILENT_POINTS, PosterDeath, Schedule, ScheduleError
 from model.simulation import run
 from model.switches import SwitchError, Switches, all_switches
-from model.trace import dumps
-
-#: The whole space's results as committed for the app and the build (``app.shared.COMMITTED``).
-COMMITTED = Path(__file__).resolve().parents[2] / "app" / "explore-results.json"
 
 
 def _cli(argv: list[str]) -> tuple[int, str, str]:
@@ -122,7 +118,7 @@ def test_the_committed_results_are_what_this_model_finds(explored):
     committed = COMMITTED.read_text(encoding="ascii")
     refresh = f"stale: run `.venv/bin/python -m app.shared --refresh` and commit {COMMITTED.name}"
     assert json.loads(committed)["model"] == source_digest(), refresh
-    assert committed == dumps(explored, indent=1) + "\n", refresh  # as app.shared.committed_text writes it
+    assert committed == committed_text(explored), refresh
 
 
 def test_the_models_digest_reads_its_code_not_its_words():
