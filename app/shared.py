@@ -3,12 +3,12 @@ session: the sweep, the one-change table, and the runs a compare view sets besid
 
 from __future__ import annotations
 
-import argparse
 import json
 from functools import cache, lru_cache
 from pathlib import Path
 
 from model import Switches, analyses, dumps, run, trace_dict
+from model.cli import BriefParser
 from model.explore import explore, explore_setting, local_mapper, source_digest
 from model.schedule import Schedule
 
@@ -112,7 +112,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
+    parser = BriefParser(
         prog="python -m app.shared",
         description="Make sure the explorer's results for this model are at hand for the app and the build.",
         allow_abbrev=False,

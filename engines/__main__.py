@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 from engines.scenarios import ENGINES, RESULTS, run_all
+from model.cli import BriefParser
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engines")
+    parser = BriefParser(prog="python -m engines")
     commands = parser.add_subparsers(dest="command", required=True)
     go = commands.add_parser("run", help="run every scenario on the engines and write the results file")
     go.add_argument("--engine", choices=[*ENGINES, "all"], default="all")

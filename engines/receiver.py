@@ -8,6 +8,9 @@ repeated JSON keys, methods other than POST, Python's own request-line errors. A
 For one key, the lookup, the parameter check, the post and the remembering of its answer happen in one
 SQLite transaction (BEGIN IMMEDIATE, so two requests for a key cannot both miss the lookup). A repeat gets
 the stored answer; the same key with other parameters is rejected; a request with no key always posts.
+Parameters are compared as canonical JSON with their types kept (``true``, ``1`` and ``1.0`` differ);
+NaN and infinities are refused. When SQLite's write lock stays taken past ``LOCK_TIMEOUT``, the answer
+is 503 with ``Retry-After`` and nothing has been done.
 """
 
 from __future__ import annotations
@@ -28,8 +31,21 @@ CREATE TABLE IF NOT EXISTS remembered (key TEXT PRIMARY KEY, params TEXT, post I
 """
 
 
-def receive(db: Path, key: str | None, params: dict, attempt: int) -> dict:
-    connection = sqlite3.connect(db, isolation_level=None, timeout=10)
+LOCK_TIMEOUT = 10  # seconds a post waits for SQLite's write lock before it is answered 503
+
+
+def canonical(params: dict) -> str:
+    """The parameters as one text that keeps JSON's types: ``true``, ``1`` and ``1.0`` stay three values
+    (Python's ``==`` would call them equal) and the order of an object's keys does not count."""
+    return json.dumps(params, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def receive(
+    db: Path, key: str | None, params: dict, attempt: int, lock_timeout: float = LOCK_TIMEOUT
+) -> dict:
+    """The receive recipe; ``sqlite3.OperationalError`` when the write lock stayed taken (the caller
+    answers 503: nothing was done, so the client may send the same request again)."""
+    connection = sqlite3.connect(db, isolation_level=None, timeout=lock_timeout)
     try:
         connection.executescript(SCHEMA)
         connection.execute("BEGIN IMMEDIATE")
@@ -37,7 +53,7 @@ def receive(db: Path, key: str | None, params: dict, attempt: int) -> dict:
             saved = connection.execute("SELECT params, post FROM remembered WHERE key = ?", (key,)).fetchone()
             if saved is not None:
                 connection.execute("COMMIT")
-                if json.loads(saved[0]) != params:
+                if canonical(json.loads(saved[0])) != canonical(params):
                     return {"status": "rejected", "post": None}
                 return {"status": "repeat", "post": saved[1]}
         cursor = connection.execute(
@@ -45,7 +61,7 @@ def receive(db: Path, key: str | None, params: dict, attempt: int) -> dict:
         )
         number = cursor.lastrowid
         if key is not None:
-            connection.execute("INSERT INTO remembered VALUES (?, ?, ?)", (key, json.dumps(params), number))
+            connection.execute("INSERT INTO remembered VALUES (?, ?, ?)", (key, canonical(params), number))
         connection.execute("COMMIT")
         return {"status": "applied", "post": number}
     finally:
@@ -70,6 +86,8 @@ REQUEST_DEADLINE = 15  # seconds a client may take to send a whole request, howe
 BACKLOG = 128  # connections the listening socket holds while the threads catch up
 MAX_CONNECTIONS = 128  # requests served at once; one more gets 503 at once instead of a thread
 MAX_ATTEMPT = 2**31 - 1  # attempt numbers are small; SQLite's INTEGER would overflow past 2**63
+LENGTH_DIGITS = 20  # a Content-Length longer than this is no body size (the only integer header read)
+RETRY_AFTER = 1  # seconds, said with a 503 for a write lock that stayed taken
 _BUSY_BODY = json.dumps({"error": "too many requests at once"}).encode()
 BUSY = (
     b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n"
@@ -92,6 +110,21 @@ def _whole_number(digits: str) -> int:
     return int(digits)
 
 
+class NotANumber(ValueError):
+    """NaN, Infinity or a number too large for a double: not standard JSON, and never equal to itself."""
+
+
+def _refuse_constant(name: str):
+    raise NotANumber(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # 1e999 parses to infinity
+        raise NotANumber(f"{text[:20]} is too large a number")
+    return value
+
+
 def parse_post(headers, rfile) -> tuple[str | None, dict, int]:
     """``(key, params, attempt)`` from a request, or BadRequest saying what is wrong.
 
@@ -100,12 +133,22 @@ def parse_post(headers, rfile) -> tuple[str | None, dict, int]:
     length = headers.get("Content-Length")
     if length is None or not length.isascii() or not length.isdigit():
         raise BadRequest(411, "a Content-Length header with the body's size in bytes is required")
+    if len(length) > LENGTH_DIGITS:  # never handed to int(): past 4,300 digits it raises
+        raise BadRequest(
+            400, f"Content-Length has {len(length)} digits; a body's size has at most {LENGTH_DIGITS}"
+        )
     if int(length) > MAX_BODY:
         raise BadRequest(413, f"the body is larger than {MAX_BODY} bytes")
     try:
-        body = json.loads(rfile.read(int(length)), parse_int=_whole_number, object_pairs_hook=unique_keys)
-    except RepeatedKey as repeated:
-        raise BadRequest(400, str(repeated)) from None
+        body = json.loads(
+            rfile.read(int(length)),
+            parse_int=_whole_number,
+            parse_float=_finite,
+            parse_constant=_refuse_constant,
+            object_pairs_hook=unique_keys,
+        )
+    except (RepeatedKey, NotANumber) as refused:
+        raise BadRequest(400, str(refused)) from None
     except (ValueError, RecursionError):
         raise BadRequest(400, "the body is not JSON") from None
     if not isinstance(body, dict):
@@ -164,7 +207,7 @@ class Receiver:
     """Serves receive() on 127.0.0.1 from a thread of the orchestrating process. Every request gets an
     HTTP answer with a JSON body: 200 with the feed's answer, or a 4xx with ``{"error": reason}``."""
 
-    def __init__(self, db: Path, client_timeout: float = CLIENT_TIMEOUT):
+    def __init__(self, db: Path, client_timeout: float = CLIENT_TIMEOUT, lock_timeout: float = LOCK_TIMEOUT):
         self.db = db
         receiver = self
 
@@ -199,7 +242,13 @@ class Receiver:
                     self._answer(bad.status, {"error": bad.reason})
                     return
                 self._deadline.cancel()  # the request is in; the rest is the receiver's own work
-                self._answer(200, receive(receiver.db, key, params, attempt))
+                try:
+                    answer = receive(receiver.db, key, params, attempt, lock_timeout)
+                except sqlite3.OperationalError as error:  # the lock stayed taken: nothing was done
+                    reason = f"the feed's database is busy ({error}); send the same request again"
+                    self._answer(503, {"error": reason}, {"Retry-After": str(RETRY_AFTER)})
+                    return
+                self._answer(200, answer)
 
             def do_GET(self):
                 self._answer(405, {"error": "only POST is answered here"})
@@ -211,11 +260,13 @@ class Receiver:
                 self.close_connection = True
                 self._answer(code, {"error": message or self.responses.get(code, ("error",))[0]})
 
-            def _answer(self, status: int, answer: dict) -> None:
+            def _answer(self, status: int, answer: dict, headers: dict[str, str] | None = None) -> None:
                 data = json.dumps(answer).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 if status >= 400:
                     self.send_header("Connection", "close")
                 self.end_headers()

@@ -20,8 +20,10 @@ reported with status 1.
 
 ``explore --scheduler`` takes a Dask address (``tcp://host:port``; also ``tls``, ``ws``, ``wss``); any
 other text exits with status 2. A scheduler that cannot be reached exits with status 1, one with no
-workers yet is waited for (the command says so), a worker that dies exits with status 1, and Ctrl-C
-exits with status 130, each with one line on standard error and no traceback.
+workers yet is waited for (the command says so), a worker that dies exits with status 1, Ctrl-C
+exits with status 130 and SIGTERM with 143, each with one line on standard error and no traceback.
+``--workers`` is capped at the settings to explore and at four a core (the command says so); the
+workers end with the command, even when it is killed with SIGKILL.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import csv
 import io
 import os
 import re
+import signal
 import sys
 
 from . import analyses
@@ -45,6 +48,14 @@ from .switches import ALL_SETTINGS, SWITCH_IDS, SwitchError, Switches, allowed_v
 from .trace import ECHO_KINDS, dumps, trace_dict
 
 MAX_REPEAT = 1000
+
+
+class BriefParser(argparse.ArgumentParser):
+    """A mistake on the command line is one line that says it and one that points to ``--help``, not
+    the whole usage before it (the usage of ``explore`` alone is sixteen lines)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\nsee '{self.prog} --help' for every flag and value\n")
 
 
 def _one_of(setting: str):
@@ -159,9 +170,7 @@ def _add_switch_flags(parser: argparse.ArgumentParser, ids) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python3 -m model", description=__doc__.split("\n")[0], allow_abbrev=False
-    )
+    parser = BriefParser(prog="python3 -m model", description=__doc__.split("\n")[0], allow_abbrev=False)
     commands = parser.add_subparsers(dest="command", metavar="{trace,sweep,compare,explore,bench}")
     commands.required = True
     trace = commands.add_parser("trace", help="one run, tick by tick", allow_abbrev=False)
@@ -309,15 +318,27 @@ def format_compare(rows) -> str:
     return "\n".join(lines)
 
 
+class Terminated(Exception):
+    """SIGTERM arrived: unwind (closing the worker pool on the way) and exit with 128 + 15."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if sys.stdout is None:  # started with standard output closed (``>&-``)
         if sys.stderr is not None:
             print("python3 -m model: cannot write the output: standard output is closed", file=sys.stderr)
         return 1
+    signal.signal(signal.SIGTERM, _terminate)  # a kill (no -9) stops as cleanly as Ctrl-C does
     try:
         _run(args)
         sys.stdout.flush()
+    except Terminated:
+        print("python3 -m model: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print("python3 -m model: interrupted", file=sys.stderr)
         return 130
@@ -390,14 +411,18 @@ def _run(args: argparse.Namespace) -> None:
 
 
 def _explore(args: argparse.Namespace) -> None:
-    from .explore import SPACE, dask_mapper, explore, local_mapper
+    from .explore import SPACE, dask_mapper, explore, local_mapper, protection_settings, worker_count
 
     waiting = f"python3 -m model explore: waiting for a worker to join the Dask scheduler at {args.scheduler}"
     try:
         if args.scheduler:
             mapper, close = dask_mapper(args.scheduler, on_wait=lambda: print(waiting, file=sys.stderr))
         else:
-            mapper, close = local_mapper(args.workers)
+            settings = len(protection_settings(args.protections))
+            workers, notice = worker_count(args.workers, tasks=settings)
+            if notice:
+                print(f"python3 -m model explore: {notice}", file=sys.stderr)
+            mapper, close = local_mapper(workers)
     except ImportError as error:
         raise SystemExit(
             "python3 -m model explore: --scheduler needs dask.distributed (pip install distributed)"

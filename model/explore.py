@@ -327,15 +327,55 @@ def _nearest_in(space: tuple[tuple[str, tuple], ...]) -> Callable[[int], tuple[i
 Mapper = Callable[[Callable, list], Iterable]
 
 
+#: Worker processes per core at most: more only queue for the same cores, each holding tens of MB.
+WORKERS_PER_CORE = 4
+
+
+def worker_count(asked: int | None, tasks: int, cores: int | None = None) -> tuple[int, str | None]:
+    """How many worker processes to start for ``tasks`` settings when ``asked`` for (None: one a core),
+    and a notice when the ceiling of ``WORKERS_PER_CORE`` a core cut the number asked for. Never more
+    workers than tasks: an idle worker is only memory."""
+    cores = cores or os.cpu_count() or 1
+    ceiling = WORKERS_PER_CORE * cores
+    wanted = asked or cores
+    notice = None
+    if wanted > ceiling:
+        notice = (
+            f"using {ceiling} worker processes, not {wanted}: at most {WORKERS_PER_CORE} a core"
+            f" on this machine's {cores}"
+        )
+        wanted = ceiling
+    return max(1, min(wanted, tasks)), notice
+
+
 def local_mapper(workers: int | None = None) -> tuple[Mapper, Callable[[], None]]:
-    """Map over every core with a process pool (one process: no pool at all)."""
+    """Map over every core with a process pool (one process: no pool at all). Each worker ends when its
+    parent does, killed or not; closing cancels what has not started, so an interrupted run stops after
+    the settings in hand instead of playing the rest."""
     workers = workers or os.cpu_count() or 1
     if workers == 1:
         return (lambda fn, items: map(fn, items)), (lambda: None)
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(max_workers=workers)
-    return (lambda fn, items: pool.map(fn, items, chunksize=1)), pool.shutdown
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent)
+    return (lambda fn, items: pool.map(fn, items, chunksize=1)), partial(pool.shutdown, cancel_futures=True)
+
+
+def _end_with_parent(poll: float = 0.2) -> None:
+    """In a worker: end the moment the parent is gone. A killed parent cannot shut its pool down, and
+    an orphaned worker would sleep on for ever holding the parent's output pipes open (so whatever
+    reads that output to the end would hang). Watching the parent id works on every POSIX system."""
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def dask_mapper(

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
+from model.cli import BriefParser
 from sitebuild import build
 from sitebuild.common import ROOT, BuildError
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Build the explainer's static site.")
+    parser = BriefParser(prog="python build.py", description="Build the explainer's static site.")
     parser.add_argument(
         "--out", type=Path, default=ROOT / "site", help="where to write the site (default: site/)"
     )

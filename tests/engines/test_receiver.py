@@ -192,3 +192,60 @@ def test_the_deadline_bounds_reading_a_request_not_answering_it(tmp_path, monkey
     monkeypatch.setattr(receiver_module, "receive", receive_after_a_queue)
     with Receiver(tmp_path / "feed.sqlite", client_timeout=0.5) as r:
         assert post(r.url, json.dumps(GOOD).encode()) == (200, {"status": "applied", "post": 1})
+
+
+def test_a_write_lock_held_too_long_gets_503_with_retry_after_and_changes_nothing(tmp_path):
+    import sqlite3
+
+    with Receiver(tmp_path / "feed.sqlite", lock_timeout=0.3) as r:
+        post(r.url, json.dumps(GOOD).encode())  # the tables exist
+        holder = sqlite3.connect(r.db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another writer keeps the lock past the receiver's patience
+        try:
+            request = urllib.request.Request(r.url, data=json.dumps({**GOOD, "key": "k2"}).encode())
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=10)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert refused.value.code == 503 and refused.value.headers["Retry-After"] == "1"
+        assert "busy" in json.loads(refused.value.read())["error"]
+        assert [p["key"] for p in posts(r.db)] == ["k1"]
+        # Once the lock is free, the same request is simply applied.
+        assert post(r.url, json.dumps({**GOOD, "key": "k2"}).encode()) == (
+            200,
+            {"status": "applied", "post": 2},
+        )
+
+
+@pytest.mark.parametrize("digits", ["1" * 5000, "0" * 21 + "64"])
+def test_a_content_length_too_long_to_be_a_size_gets_400_with_a_reason(receiver, digits):
+    head = f"POST /post HTTP/1.1\r\nHost: x\r\nContent-Length: {digits}\r\n\r\n".encode()
+    answer = raw(receiver.url, head)
+    assert answer.startswith(b"HTTP/1.0 400") and b"Content-Length has" in answer
+
+
+@pytest.mark.parametrize("first,second", [(True, 1), (1, 1.0), (1.0, True), ([1], [True]), (0, False)])
+def test_parameters_equal_only_in_python_are_another_request(receiver, first, second):
+    def body(x):
+        return json.dumps({"key": "k", "params": {"digest": "d", "x": x}}).encode()
+
+    assert post(receiver.url, body(first)) == (200, {"status": "applied", "post": 1})
+    assert post(receiver.url, body(second)) == (200, {"status": "rejected", "post": None})
+    assert post(receiver.url, body(first)) == (200, {"status": "repeat", "post": 1})
+
+
+def test_the_order_of_a_parameter_objects_keys_does_not_count(receiver):
+    one = b'{"key": "k", "params": {"digest": "d", "a": 1, "b": 2}}'
+    other = b'{"key": "k", "params": {"b": 2, "a": 1, "digest": "d"}}'
+    assert post(receiver.url, one)[1]["status"] == "applied"
+    assert post(receiver.url, other)[1]["status"] == "repeat"
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_numbers_json_does_not_have_are_refused(receiver, number):
+    status, answer = post(
+        receiver.url, f'{{"key": "k", "params": {{"digest": "d", "x": {number}}}}}'.encode()
+    )
+    assert status == 400 and "number" in answer["error"]
+    assert posts(receiver.db) == []

@@ -201,3 +201,145 @@ def test_explore_range_sets_the_space_the_result_says_it_explored():
 def test_a_bad_range_exits_2_naming_what_is_allowed(flags, named):
     done = cli("explore", *flags)
     assert done.returncode == 2 and named in done.stderr and "Traceback" not in done.stderr
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` now (from /proc)."""
+    from pathlib import Path
+
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # it ended while we looked
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pids: set[int]) -> set[int]:
+    import os
+
+    alive = set()
+    for pid in pids:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            continue
+        alive.add(pid)
+    return alive
+
+
+def _explorer_with_workers(*args: str):
+    """An explorer on two worker processes, once both are running: (the process, its workers)."""
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "model", "explore", "--workers", "2", *args],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers) == 2, "the explorer never started its two workers"
+    return process, workers
+
+
+def _end(process, workers) -> None:
+    """Never leave an explorer or its workers running after a test."""
+    import os
+    import signal
+
+    for pid in _alive(workers):
+        os.kill(pid, signal.SIGKILL)
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=30)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_an_explorer_killed_with_sigkill_leaves_no_worker_holding_its_output():
+    import signal
+    import time
+
+    process, workers = _explorer_with_workers()
+    try:
+        process.send_signal(signal.SIGKILL)
+        # Reading to the end needs every holder of the pipes gone: an orphaned worker would hang this.
+        process.communicate(timeout=20)
+        deadline = time.monotonic() + 10
+        while _alive(workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(workers)
+    finally:
+        _end(process, workers)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_sigterm_ends_the_explorer_like_ctrl_c_with_one_line_and_status_143():
+    import signal
+    import time
+
+    process, workers = _explorer_with_workers()
+    try:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+        deadline = time.monotonic() + 10
+        while _alive(workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(workers)
+    finally:
+        _end(process, workers)
+    assert process.returncode == 143
+    assert err.strip() == "python3 -m model: terminated"
+
+
+def test_the_worker_count_never_passes_the_settings_nor_four_a_core():
+    from model.explore import worker_count
+
+    assert worker_count(256, tasks=1, cores=2) == (
+        1,
+        "using 8 worker processes, not 256: at most 4 a core on this machine's 2",
+    )
+    assert worker_count(256, tasks=144, cores=2)[0] == 8
+    assert worker_count(None, tasks=144, cores=2) == (2, None)
+    assert worker_count(3, tasks=144, cores=2) == (3, None)
+    assert worker_count(None, tasks=1, cores=16) == (1, None)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_many_workers_asked_for_one_setting_start_at_most_one():
+    import time
+
+    one = "fencing=on,checkpoints=every-step,pins=on,newsletter=current-accepted,post_key=per-operation"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "model", "explore", "--workers", "256", "--protections", one],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    most = 0
+    try:
+        while process.poll() is None:
+            most = max(most, len(_children(process.pid)))
+            time.sleep(0.02)
+        _, err = process.communicate(timeout=60)
+    finally:
+        _end(process, set())
+    assert process.returncode == 0, err
+    assert "at most 4 a core" in err
+    assert most <= 1
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["-m", "model", "explore", "--workers", "0"],
+        ["-m", "model", "trace", "--pins", "of"],
+        ["-m", "model", "nothing"],
+    ],
+)
+def test_a_wrong_flag_is_one_line_of_error_and_one_pointing_to_help(command):
+    done = subprocess.run([sys.executable, *command], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    lines = done.stderr.splitlines()
+    assert done.returncode == 2 and len(lines) == 2, done.stderr
+    assert ": error: " in lines[0] and lines[1].endswith("--help' for every flag and value")
