@@ -13,7 +13,7 @@ import panel as pn
 
 from app.content import heading, text
 from app.palette import css_variables
-from app.render.controls import tabs_html
+from app.render.controls import notice_html, tabs_html
 from app.render.handout import handout_html
 from app.state import URL_PARAMS, ReaderState
 from app.tabs import TAB_IDS, TABS
@@ -50,7 +50,7 @@ class ExplainerApp:
         s.param.watch(lambda e: setattr(self.shortcuts, e.name, e.new), ["tick", "group"])
         # The browser's print of any view gives the handout; kept in step with the run on show.
         self.print_handout = PrintHandout(html=self.handout(), css="\n".join(CSS))
-        s.param.watch(lambda event: setattr(self.print_handout, "html", self.handout()), ["trace"])
+        s.param.watch(lambda event: setattr(self.print_handout, "html", self.handout()), ["trace", "notices"])
         self.helpers = pn.Row(self.shortcuts, self.print_handout, css_classes=["helpers"], margin=0)
         self.tour = TourPanel(state=s)
         self.tour_slot = pn.Column(sizing_mode="stretch_width", css_classes=["tour-slot"])
@@ -155,13 +155,15 @@ class ExplainerApp:
     def handout(self) -> str:
         s = self.state
         schedule = s.schedule().words() if s.schedule_changes() else None
-        return handout_html(s.trace, s.outcome, s.switches().to_dict(advanced=True), schedule)
+        return handout_html(s.trace, s.outcome, s.switches().to_dict(advanced=True), schedule, s.notices)
 
     def _handout_layout(self) -> pn.viewable.Viewable:
         """The printable handout (?print=1): the run on at most two A4 pages, in words and tables."""
+        handout = pn.pane.HTML(self.handout(), sizing_mode="stretch_width")
+        self.state.param.watch(lambda event: setattr(handout, "object", self.handout()), ["trace", "notices"])
         return pn.Column(
             self.helpers,  # the main landmark, the back button, and the same print as any view
-            pn.pane.HTML(self.handout(), sizing_mode="stretch_width"),
+            handout,
             sizing_mode="stretch_width",
             css_classes=["explainer", "handout"],
         )
@@ -176,9 +178,15 @@ class ExplainerApp:
             "badges": lambda: self.badges,
         }[self.state.view]()
         return pn.Column(
-            self.helpers, self.player, figure, sizing_mode="stretch_width",
+            self.helpers, self._notices(), self.player, figure, sizing_mode="stretch_width",
             css_classes=["explainer", "embed", f"figure-{self.state.view}"],
         )  # fmt: skip
+
+    def _notices(self) -> pn.pane.HTML:
+        """The link's notices in a line of their own, for the layouts that have no header to hold them."""
+        pane = pn.pane.HTML(notice_html(self.state.notices), sizing_mode="stretch_width", margin=0)
+        self.state.param.watch(lambda event: setattr(pane, "object", notice_html(event.new)), ["notices"])
+        return pane
 
     # --- tabs, keys and the URL --------------------------------------------------------------------
 

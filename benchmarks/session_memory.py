@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 import types
+import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,6 +156,12 @@ def picture(server: subprocess.Popen) -> dict:
     raise SystemExit("the server took no picture in 5 minutes")
 
 
+def link_arguments(link: str) -> dict[str, str]:
+    """A link's query as the session's arguments: Bokeh's client takes them apart from the address (a
+    query glued to the session address makes it ask a path that is not the app's)."""
+    return dict(urllib.parse.parse_qsl(link.removeprefix("?"), keep_blank_values=True))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=200, choices=range(1, 5001), metavar="1..5000")
@@ -187,7 +194,7 @@ def main() -> None:
         wait_for(url, seconds=300)
 
         def open_session() -> None:
-            with pull_session(url=url + args.link) as session:
+            with pull_session(url=url, arguments=link_arguments(args.link)) as session:
                 assert session.document.roots
 
         open_session()

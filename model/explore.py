@@ -365,9 +365,13 @@ def _end_with_parent(poll: float = 0.2) -> None:
     """In a worker: end the moment the parent is gone. A killed parent cannot shut its pool down, and
     an orphaned worker would sleep on for ever holding the parent's output pipes open (so whatever
     reads that output to the end would hang). Watching the parent id works on every POSIX system."""
+    import signal
     import threading
     import time
 
+    # Ctrl-C reaches the whole process group: the parent stops the run and closes the pool, so a worker
+    # need not die mid-task printing a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = os.getppid()
 
     def watch() -> None:

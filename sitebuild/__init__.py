@@ -29,6 +29,7 @@ Everything is built offline from the checkout; ``./dev build`` installs what is 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -51,13 +52,75 @@ from sitebuild.wheels import (
     resolve_packages,
 )
 
-__all__ = ["BuildError", "build"]
+__all__ = ["BuildError", "BuildLock", "build"]
 
 
 def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:
+    """Build the site beside ``out`` and put it in place only when it is whole: a build that fails or is
+    interrupted leaves ``out`` as it was. One build at a time per folder (``BuildLock``)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with BuildLock(out):
+        for stale in out.parent.glob(f".{out.name}.building-*"):  # left by a build that was killed
+            shutil.rmtree(stale, ignore_errors=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
+        try:
+            _write_site(staging, pwa, skip_app)
+            _swap_in(staging, out)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    say(f"done: {out}")
+    return out
+
+
+def _swap_in(staging: Path, out: Path) -> None:
+    """Two renames in one folder: the old site is gone from ``out`` only for the instant between them."""
+    old = out.with_name(f".{out.name}.old-{os.getpid()}")
     if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+        out.rename(old)
+    staging.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+class BuildLock:
+    """``.NAME.lock`` beside the site while a build writes it, saying which process holds it. A second
+    build is refused with that process named; a lock whose process has ended is taken over."""
+
+    def __init__(self, out: Path):
+        self.path = out.with_name(f".{out.name}.lock")
+        self.out = out
+
+    def __enter__(self) -> BuildLock:
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                holder = self._holder()
+                if holder is not None:
+                    raise BuildError(
+                        f"another build (process {holder}) is writing {self.out}; wait for it to end,"
+                        f" or delete {self.path} if that process is not a build"
+                    ) from None
+                self.path.unlink(missing_ok=True)  # its build ended without removing it
+                continue
+            with os.fdopen(fd, "w") as lock:
+                lock.write(f"{os.getpid()}\n")
+            return self
+        raise BuildError(f"could not take the build lock {self.path}")
+
+    def _holder(self) -> int | None:
+        """The process named in the lock if it is still running."""
+        try:
+            pid = int(self.path.read_text().strip() or "0")
+            os.kill(pid, 0)
+        except (OSError, ValueError):
+            return None
+        return pid
+
+    def __exit__(self, *exc) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def _write_site(out: Path, pwa: bool, skip_app: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         wheels = Path(tmp)
         say("building the model wheel (pypa/build)")
@@ -85,5 +148,3 @@ def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:
             load_core_from_site(out)
     say("writing index.html, embed.html and selfcheck.html")
     write_pages(out)
-    say(f"done: {out}")
-    return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -22,9 +23,18 @@ def main(argv: list[str] | None = None) -> int:
         "--skip-app", action="store_true", help="leave out the converted app (faster; pages only)"
     )
     args = parser.parse_args(argv)
+    out = args.out.resolve()
+    signal.signal(signal.SIGTERM, _interrupt)  # a kill (no -9) stops as cleanly as Ctrl-C
     try:
-        build(args.out.resolve(), pwa=args.pwa, skip_app=args.skip_app)
+        build(out, pwa=args.pwa, skip_app=args.skip_app)
     except BuildError as error:
         print(f"build failed: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"build interrupted; {out} is as it was", file=sys.stderr)
+        return 130
     return 0
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt

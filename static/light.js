@@ -14,8 +14,12 @@ const INTERACTIVE = "input, textarea, select, button, summary, [role=button], a"
 const base = new URL("../", import.meta.url);
 const root = document.getElementById("light");
 const status = document.getElementById("light-status");
-const query = new URLSearchParams(window.location.search);
-const pending = [];
+const asked = window.location.search; // the link as given: Python reads it, odd values and all
+const query = new URLSearchParams(asked);
+const pending = []; // what waits for Python: the reader's own actions, and at most one told tick
+const MAX_PENDING = 64;
+const TICK = /^\d{1,6}$/; // a tick of any run (the served app's MAX_TICK_DIGITS)
+let readerMoved = false; // the reader (or the group) moved before Python started: Python starts there instead
 let chapter = null; // the pre-rendered chapter on show while Python loads
 let python = null; // app.light's act(action, value), answered by the worker, once it has started
 let timer = null;
@@ -35,7 +39,8 @@ const group = /^[A-Za-z0-9_-]{1,40}$/.test(groupName) && typeof BroadcastChannel
 if (group) {
   group.onmessage = (event) => {
     const tick = event.data && event.data.tick;
-    if (!Number.isInteger(tick) || tick < 0 || String(tick) === root.dataset.tick) return;
+    // Only a tick a run can have (1e21 is an integer too); the frame's own tick needs no step.
+    if (!Number.isInteger(tick) || !TICK.test(String(tick)) || String(tick) === root.dataset.tick) return;
     act("go", String(tick), "", true);
   };
 }
@@ -107,16 +112,28 @@ function act(action, value, part = "", told = false) {
   }
   // Before Python: the pre-rendered chapter's player and chapters; the rest (a switch, the tour's card)
   // waits for Python.
+  readerMoved = true;
   const tick = Number(root.dataset.tick || 0);
   const local = chapter && part !== "tour";
   if (local && Object.hasOwn(STEPS, action)) paint(frame(STEPS[action](tick)));
   else if (local && action === "last") paint(frame(chapter.ticks.length - 1));
-  else if (local && action === "go" && /^\d{1,6}$/.test(value)) paint(frame(Number(value)), told);
-  else if (local && action === "preset") openChapter(value, 0).catch(() => pending.push([action, value, part, told]));
+  else if (local && action === "go" && TICK.test(value)) paint(frame(Number(value)), told);
+  else if (local && action === "preset") openChapter(value, 0).catch(() => wait([action, value, part, told]));
   else {
-    pending.push([action, value, part, told]);
+    wait([action, value, part, told]);
     say("Python is still loading in your browser; this will be done as soon as it is ready.");
   }
+}
+
+// Queue an action for Python. A tick asked for replaces any tick asked for before it (only where the
+// reader ends up counts), and the queue has a limit: another page of the site cannot fill it.
+function wait(entry) {
+  if (entry[0] === "go") {
+    for (let i = pending.length - 1; i >= 0; i -= 1) if (pending[i][0] === "go") pending.splice(i, 1);
+  }
+  pending.push(entry);
+  if (pending.length > MAX_PENDING) pending.shift();
+  root.dataset.queued = String(pending.length); // for the tests: what Python will be handed
 }
 
 // Clicks and keys, from any part: the renderers mark what can be done with data-action / data-value.
@@ -158,7 +175,7 @@ new ResizeObserver(() => { tellHeight(); follow(); }).observe(root);
 const plain = [...query.keys()].every((k) => ["preset", "tick", "embed", "view", "group"].includes(k));
 const manifest = await (await fetch(new URL("light/manifest.json", base))).json();
 const wanted = query.get("preset") || "main";
-const tick = /^\d{1,6}$/.test(query.get("tick") || "") ? Number(query.get("tick")) : 0;
+const tick = TICK.test(query.get("tick") || "") ? Number(query.get("tick")) : 0;
 if (plain && manifest.chapters.includes(wanted)) {
   await openChapter(wanted, tick);
   say("");
@@ -181,14 +198,17 @@ const ask = startPython(manifest.wheels, { onReady: () => started(), onFailure: 
 const noWord = setTimeout(() => {
   if (!python) say("Python is taking long to start in this browser; the chapters and the player work meanwhile.");
 }, 10000);
-// Python starts where the reader is by then (the pre-render may have moved on), and takes over.
+// Python starts where the reader is by then (the pre-render may have moved on), and takes over. A reader
+// who has not moved gets the link as given, so an odd value (tick=-1, tick=500) is said in the notice
+// the served app gives, not silently corrected by the pre-render's address.
 const started = () =>
-  ask("start", [window.location.search])
+  ask("start", [readerMoved ? window.location.search : asked])
     .then((first) => {
       clearTimeout(noWord);
       python = ask;
       paint(first);
       for (const [action, value, part, told] of pending.splice(0)) act(action, value, part, told);
+      root.dataset.queued = "0";
       root.dataset.python = "ready";
       say("");
     })

@@ -263,3 +263,24 @@ def test_the_switches_read_as_words_not_as_names():
             assert f'title="{setting}={value}"' in html and f"{words}</button>" in html
     visible = re.sub(r"<[^>]+>", " ", html)
     assert "per-operation" not in visible and "(post_key)" not in visible
+
+
+def _page_text(page) -> str:
+    return " ".join(str(pane.object) for pane in page.select(pn.pane.HTML))
+
+
+@pytest.mark.parametrize("view", ["timeline", "lifecycles", "badges"])
+def test_a_figure_shows_the_links_notices_in_a_line_of_its_own(view):
+    page = create_app(f"?embed=1&view={view}&group=a\"b'c")
+    assert "About this link:" in _page_text(page) and "group must be 1 to 40 letters" in _page_text(page)
+    assert "About this link:" not in _page_text(create_app(f"?embed=1&view={view}&group=ok"))
+
+
+def test_the_handout_prints_the_links_notices_at_the_top():
+    page = create_app("?print=1&fencing=of")
+    app = page.explainer
+    for html in (_page_text(page), app.print_handout.html):
+        top = html.split("<table", 1)[0]  # before what happened tick by tick
+        assert "About this link:" in top and "&#x27;of&#x27;" in top
+    app.apply_url("?print=1&fencing=off")
+    assert "About this link:" not in app.print_handout.html and "About this link:" not in _page_text(page)

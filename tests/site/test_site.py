@@ -512,3 +512,56 @@ def test_the_explore_page_searches_wider_ranges_in_the_browser_offline(offline_p
     )
     assert [v for v in found if v["impact"] in ("serious", "critical")] == [], found
     assert page.outside_requests == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    "query", ["index.html?tick=-1", "embed.html?tick=1e9&embed=1", "index.html?preset=main&tick=500"]
+)
+def test_a_bad_tick_in_a_plain_link_gets_the_served_apps_notice(offline_page, site_url, query):
+    """The pre-render shows the nearest tick at once; Python then reads the link as it was given and
+    says what it corrected, in the served app's words, at the same tick."""
+    from app.state import ReaderState
+
+    state = ReaderState()
+    notices = state.apply_query("?" + query.split("?", 1)[1])
+    assert notices  # the served app says something about each of these links
+    page = offline_page
+    page.goto(f"{site_url}/{query}")
+    light = page.locator("#light")
+    expect(light).to_have_attribute("data-python", "ready", timeout=90000)
+    header = page.locator("#part-header")
+    expect(header).to_contain_text("About this link:")
+    for notice in notices:
+        assert notice in header.inner_text()
+    assert light.get_attribute("data-tick") == str(state.tick)
+
+
+def tell_the_group(page, group: str, ticks: list) -> None:
+    """Post ticks to a group from this page, as any page of the site could."""
+    page.evaluate(
+        """([group, ticks]) => {
+             const channel = new BroadcastChannel(`durable-work-explainer:${group}`);
+             for (const tick of ticks) channel.postMessage({ tick });
+             channel.close();
+           }""",
+        [group, ticks],
+    )
+
+
+@pytest.mark.browser
+def test_a_flood_of_group_messages_before_python_queues_at_most_the_latest_tick(offline_page, site_url):
+    page = offline_page
+    page.goto(f"{site_url}/embed.html?fencing=off&group=flood")  # a switch: no pre-render, all waits
+    light = page.locator("#light")
+    sender = page.context.new_page()
+    sender.goto(f"{site_url}/engines.html")
+    tell_the_group(sender, "flood", [1e21] * 3000 + [-1, 2.5, "7"] + [n % 9 for n in range(3000)] + [6])
+    expect(light).to_have_attribute("data-queued", "1", timeout=10000)
+    assert light.get_attribute("data-python") != "ready"  # the queue was seen before Python took it
+    expect(light).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(light).to_have_attribute("data-tick", "6")
+    assert light.get_attribute("data-queued") == "0"
+    page.locator("button.forward").click()  # the reader's step is not behind thousands of others
+    expect(light).to_have_attribute("data-tick", "7", timeout=5000)
+    sender.close()
