@@ -11,6 +11,8 @@ When a reader's session ends, the server collects its garbage and hands freed me
 fully when the server runs with ``PYTHONMALLOC=malloc`` (as ``./dev serve`` does): CPython's own small-object
 allocator keeps partly used arenas, and measured here a class left it 37 % above idle; with the system
 allocator and ``malloc_trim`` the server returns to within 7 % (benchmarks/class_bench.py).
+
+A request whose address is longer than ``MAX_LINK`` gets 414 and a sentence, not a closed connection.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import os
 import re
 import sys
 
-from tornado.web import RequestHandler
+from tornado.httpserver import HTTPServer
+from tornado.web import Application, RequestHandler
 
 ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?")
 
@@ -53,6 +56,43 @@ def _with_policy(self: RequestHandler) -> None:
 
 
 RequestHandler.set_default_headers = _with_policy
+
+# A link far longer than any the explainer writes gets a 414 that says so. Tornado reads at most 64 KB of
+# request line and headers and, past that, closes the connection without a word; it is allowed more here
+# (HEADER_ROOM) so that the request is read and refused in words instead.
+MAX_LINK = 32 * 1024  # characters of path and query; the explainer's own links are under 1,000
+HEADER_ROOM = 256 * 1024
+TOO_LONG = (
+    "This link is too long for the explainer ({length:,} characters; at most {limit:,}). "
+    "Open the explainer without it and choose the switches on the page."
+)
+
+
+class _LinkTooLong(RequestHandler):
+    def prepare(self) -> None:
+        self.set_status(414)
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.finish(TOO_LONG.format(length=len(self.request.uri or ""), limit=MAX_LINK))
+
+
+_find_handler = Application.find_handler
+
+
+def _refusing_long_links(self: Application, request, **kwargs):
+    if len(request.uri or "") > MAX_LINK:
+        return self.get_handler_delegate(request, _LinkTooLong)
+    return _find_handler(self, request, **kwargs)
+
+
+Application.find_handler = _refusing_long_links
+_initialize = HTTPServer.initialize
+
+
+def _with_header_room(self: HTTPServer, *args, max_header_size: int | None = None, **kwargs) -> None:
+    _initialize(self, *args, max_header_size=max_header_size or HEADER_ROOM, **kwargs)
+
+
+HTTPServer.initialize = _with_header_room
 
 
 def forget_views(document) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from playwright.sync_api import expect
 
@@ -33,3 +35,39 @@ def test_a_server_restart_is_said_in_words_and_the_reload_keeps_the_link(page):
         expect(page.locator(".tick-now")).to_have_text("t10")
     finally:
         stop(process, log)
+
+
+def _document_text(document) -> str:
+    """Every text a served document's models carry (what a session was drawn with)."""
+    values = (v for m in document.models for v in m.properties_with_values(include_defaults=False).values())
+    return html.unescape(" ".join(v for v in values if isinstance(v, str)))  # panes' HTML comes escaped
+
+
+def test_the_session_benchmark_opens_the_link_it_is_given(explainer_url):
+    """benchmarks/session_memory.py --link: the query reaches the app as the session's arguments (glued to
+    the session address, it made the client ask a path that is not the app's, and it never connected)."""
+    from bokeh.client import pull_session
+
+    import app.explainer  # noqa: F401  (the app's model types, to read the document)
+    from benchmarks.session_memory import link_arguments
+
+    assert link_arguments("?preset=pins-off&tick=5") == {"preset": "pins-off", "tick": "5"}
+    with pull_session(url=explainer_url, arguments=link_arguments("?fencing=of&tick=3")) as session:
+        drawn = _document_text(session.document)
+    assert "About this link:" in drawn and "'of' is not a value of fencing" in drawn
+
+
+@pytest.mark.parametrize("size", [40_000, 100_000])
+def test_a_link_far_too_long_gets_414_in_words_not_a_closed_connection(explainer_url, size):
+    import urllib.error
+    import urllib.request
+
+    # (app.serving is not imported here: it lifts the process's integer-digit limit for the server.)
+    query = f"?fencing={'o' * size}"
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(explainer_url + query, timeout=30)
+    assert refused.value.code == 414
+    said = refused.value.read().decode()
+    assert "too long" in said and f"({len('/explainer' + query):,} characters;" in said
+    with urllib.request.urlopen(f"{explainer_url}?fencing=off", timeout=60) as page:
+        assert page.status == 200
