@@ -280,7 +280,8 @@ class Receiver:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/post"
 
     def __enter__(self) -> Receiver:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # A short poll: shutdown() waits for the loop to look, 0.5 s by default for every receiver stopped.
+        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
         return self
 
     def __exit__(self, *exc) -> None:

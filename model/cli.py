@@ -55,6 +55,9 @@ class BriefParser(argparse.ArgumentParser):
     the whole usage before it (the usage of ``explore`` alone is sixteen lines)."""
 
     def error(self, message: str):
+        flags = [f for a in self._actions for f in a.option_strings if f not in ("-h", "--help")]
+        if message.startswith("unrecognized arguments") and flags:
+            message += f" (the flags are {', '.join(flags)})"
         self.exit(2, f"{self.prog}: error: {message}\nsee '{self.prog} --help' for every flag and value\n")
 
 

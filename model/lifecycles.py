@@ -26,7 +26,11 @@ article's runs keep the article's machines.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
+
+
+class InvalidDefinition(ValueError):
+    """A machine whose table contradicts itself: checked when it is declared, not when a run trips on it."""
 
 
 class TransitionNotAllowed(Exception):
@@ -43,7 +47,8 @@ class Transition:
     event: str
     target: str
     note: str = ""
-    addition: bool = False
+    _: KW_ONLY  # the flags are named where a transition is declared: True, True says nothing
+    addition: bool = False  # not in the article's machines; the model needs it
     beyond: bool = False  # reachable only with a setting beyond the article's
 
     def to_dict(self) -> dict:
@@ -65,12 +70,28 @@ class Machine:
     transitions: tuple[Transition, ...]
 
     def __post_init__(self) -> None:
+        """Refuse a table that contradicts itself, as python-statemachine does at definition time: an
+        initial state that is not a state, a state named twice, a transition to or from an undeclared
+        state, two transitions for one (state, event) (the second would silently replace the first)."""
+        if self.initial not in self.states:
+            raise InvalidDefinition(
+                f"{self.name}: the initial state {self.initial!r} is not among its states"
+            )
+        if len(set(self.states)) != len(self.states):
+            raise InvalidDefinition(f"{self.name}: a state is declared twice in {self.states}")
         table = {}
         for t in self.transitions:
             if t.source not in self.states or t.target not in self.states:
-                raise ValueError(f"{self.name}: transition {t} names an undeclared state")
+                raise InvalidDefinition(f"{self.name}: transition {t} names an undeclared state")
+            if (t.source, t.event) in table:
+                raise InvalidDefinition(f"{self.name}: two transitions for {t.event!r} from {t.source!r}")
             table[(t.source, t.event)] = t
         object.__setattr__(self, "_table", table)
+
+    @property
+    def final_states(self) -> frozenset[str]:
+        """The states with no way out: an instance there takes no more transitions."""
+        return frozenset(self.states) - {t.source for t in self.transitions}
 
     def transition(self, instance: str, state: str, event: str) -> Transition:
         """The declared transition for ``event`` from ``state``, or TransitionNotAllowed."""
@@ -146,13 +167,36 @@ ATTEMPT = Machine(
         Transition(A.UNKNOWN, H.WRITE_REJECTED, A.FENCED, "stale token; may still be alive"),
         Transition(A.RUNNING, H.CANDIDATE_REFUSED, A.REFUSED),
         Transition(A.RUNNING, H.POST_CONFIRMED, A.DONE),
-        Transition(A.UNKNOWN, H.CANDIDATE_REFUSED, A.REFUSED, "a suspected attempt, unfenced, refused", True),
-        Transition(A.UNKNOWN, H.POST_CONFIRMED, A.DONE, "a suspected attempt, unfenced, posted", True),
         Transition(
-            A.UNKNOWN, H.FOUND_CONFIRMED, A.DONE, "a suspected attempt woke; it only read", True, True
+            A.UNKNOWN, H.CANDIDATE_REFUSED, A.REFUSED, "a suspected attempt, unfenced, refused", addition=True
         ),
-        Transition(A.RUNNING, H.RECEIVER_REJECTS, A.REJECTED, "its key names another request", True, True),
-        Transition(A.UNKNOWN, H.RECEIVER_REJECTS, A.REJECTED, "its key names another request", True, True),
+        Transition(
+            A.UNKNOWN, H.POST_CONFIRMED, A.DONE, "a suspected attempt, unfenced, posted", addition=True
+        ),
+        Transition(
+            A.UNKNOWN,
+            H.FOUND_CONFIRMED,
+            A.DONE,
+            "a suspected attempt woke; it only read",
+            addition=True,
+            beyond=True,
+        ),
+        Transition(
+            A.RUNNING,
+            H.RECEIVER_REJECTS,
+            A.REJECTED,
+            "its key names another request",
+            addition=True,
+            beyond=True,
+        ),
+        Transition(
+            A.UNKNOWN,
+            H.RECEIVER_REJECTS,
+            A.REJECTED,
+            "its key names another request",
+            addition=True,
+            beyond=True,
+        ),
     ),
 )
 
@@ -191,8 +235,8 @@ EFFECT = Machine(
             H.RECEIVER_REJECTS,
             EffectState.REJECTED,
             "the key was used for another request",
-            True,
-            True,
+            addition=True,
+            beyond=True,
         ),
     ),
 )
@@ -200,5 +244,6 @@ EFFECT = Machine(
 MACHINES = (ATTEMPT, ARTIFACT, EFFECT)
 MACHINE_BY_NAME = {m.name: m for m in MACHINES}
 
-#: Attempt states in which the attempt takes no more steps (a fenced one may still be alive).
-ATTEMPT_ENDED = frozenset({A.FENCED, A.REFUSED, A.DONE, A.REJECTED})
+#: Attempt states in which the attempt takes no more steps (a fenced one may still be alive): derived
+#: from the table, so a way out added to one of them takes it off this list.
+ATTEMPT_ENDED = ATTEMPT.final_states

@@ -101,6 +101,7 @@ def test_the_lock_is_released_when_the_build_fails(tmp_path):
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.slow
 def test_stopping_a_real_build_is_one_line_and_leaves_the_old_site(tmp_path, stop):
     out = old_site(tmp_path)
     build = subprocess.Popen(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import panel as pn
+import pytest
 
 from app import shared
 from app.render.explore import names
@@ -101,6 +102,7 @@ def test_an_event_switch_whose_timing_the_schedule_replaces_says_so():
     assert "replaced by the schedule" in change
 
 
+@pytest.mark.slow
 def test_a_wider_search_is_the_models_row_for_the_readers_protections_on_the_wider_space():
     state = ReaderState(fencing="off")
     view = ExploreView(state=state)

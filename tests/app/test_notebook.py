@@ -10,6 +10,7 @@ from model import Switches, run
 from tests.conftest import ROOT
 
 NOTEBOOK = ROOT / "content" / "notebook.ipynb"
+pytestmark = pytest.mark.slow  # it starts a kernel
 
 
 @pytest.fixture(scope="module")

@@ -136,6 +136,7 @@ def test_head_gets_405_and_no_body(receiver):
     assert answer.startswith(b"HTTP/1.0 405") and answer.endswith(b"\r\n\r\n")
 
 
+@pytest.mark.slow
 def test_a_client_dribbling_headers_is_cut_off_by_the_whole_request_deadline(receiver):
     """A header line every 0.3 s never trips the 0.5 s read timeout; the deadline (three times it) does."""
     import time
@@ -176,6 +177,7 @@ def test_connections_beyond_the_cap_get_503_at_once(tmp_path, monkeypatch):
     assert answer.startswith(b"HTTP/1.0 503") and b"too many requests" in answer
 
 
+@pytest.mark.slow
 def test_the_deadline_bounds_reading_a_request_not_answering_it(tmp_path, monkeypatch):
     """A burst of posts queues on SQLite's lock; a post whose turn comes after the read deadline (three
     times the 0.5 s client timeout here) still gets its answer."""

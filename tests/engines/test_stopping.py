@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from engines.scenarios import stop_between_writes, store_writable
 
 # Holds a write transaction open for most of each cycle, as a busy LangGraph checkpointer can.
@@ -40,6 +42,7 @@ def test_a_store_with_a_write_open_is_not_writable(tmp_path):
     holder.close()
 
 
+@pytest.mark.slow
 def test_the_worker_is_stopped_between_two_writes(tmp_path):
     store = tmp_path / "store.sqlite"
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(store)], stdout=subprocess.PIPE, text=True)

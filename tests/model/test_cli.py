@@ -135,6 +135,7 @@ def test_a_protection_given_twice_is_refused():
     assert done.returncode == 2 and "fencing is given more than once" in done.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_the_explorer_with_one_line_and_status_130():
     import signal
     import time
@@ -155,6 +156,7 @@ def test_ctrl_c_ends_the_explorer_with_one_line_and_status_130():
     assert err.strip() == "python3 -m model: interrupted"
 
 
+@pytest.mark.slow
 def test_a_scheduler_with_no_worker_is_waited_for_and_the_command_says_so():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
@@ -259,6 +261,7 @@ def _end(process, workers) -> None:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+@pytest.mark.slow
 def test_an_explorer_killed_with_sigkill_leaves_no_worker_holding_its_output():
     import signal
     import time
@@ -277,6 +280,7 @@ def test_an_explorer_killed_with_sigkill_leaves_no_worker_holding_its_output():
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+@pytest.mark.slow
 def test_sigterm_ends_the_explorer_like_ctrl_c_with_one_line_and_status_143():
     import signal
     import time
@@ -309,6 +313,7 @@ def test_the_worker_count_never_passes_the_settings_nor_four_a_core():
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+@pytest.mark.slow
 def test_many_workers_asked_for_one_setting_start_at_most_one():
     import time
 

@@ -13,18 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.shared import COMMITTED, committed_text
-from model import cli
+from model import cli, dumps
 from model.analyses import from_scratch
 from model.explore import (
     ALL_FOUR_ON,
     UNFINISHED,
     code_of,
     explore,
+    explore_setting,
     local_mapper,
     parse_protections,
     protection_settings,
     schedules,
-    source_digest,
 )
 from model.invariants import INVARIANT_IDS
 from model.schedule import ARTICLE, LATEST, SILENT_POINTS, PosterDeath, Schedule, ScheduleError
@@ -104,6 +104,7 @@ def test_no_checkpoints_costs_what_rebuilding_everything_would():
 # --- the explorer --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_space_is_large_and_its_schedules_distinct(explored):
     all_ = list(schedules())
     assert len(set(all_)) == len(all_) == explored["schedules"]
@@ -112,13 +113,25 @@ def test_the_space_is_large_and_its_schedules_distinct(explored):
     assert explored["runs"] == explored["schedules"] * explored["settings"] >= 10**5
 
 
+@pytest.mark.slow
 def test_the_committed_results_are_what_this_model_finds(explored):
-    """The results in the repository name this model and are, byte for byte, what it finds now; after a
-    change to the model's code they are written again by ``python -m app.shared --refresh``."""
-    committed = COMMITTED.read_text(encoding="ascii")
-    refresh = f"stale: run `.venv/bin/python -m app.shared --refresh` and commit {COMMITTED.name}"
-    assert json.loads(committed)["model"] == source_digest(), refresh
-    assert committed == committed_text(explored), refresh
+    """The results in the repository are what the model finds now, in every value but the name of the
+    code that found them (a cache key for the app and the build, not a finding: a renamed variable
+    changes it, a real bug need not). A difference here is behaviour: if it is meant, write the file
+    again with ``python -m app.shared --refresh``; if not, the model has a bug."""
+    committed = json.loads(COMMITTED.read_text(encoding="ascii"))
+    found = json.loads(committed_text(explored))
+    assert committed.keys() == found.keys()
+    changed = [k for k in found if k != "model" and committed[k] != found[k]]
+    assert not changed, f"the model now finds other {', '.join(changed)} than {COMMITTED.name} holds"
+
+
+def test_the_committed_rows_of_a_sample_are_what_this_model_finds():
+    """The fast guard: two settings of the committed file, explored again (about a second each)."""
+    committed = json.loads(COMMITTED.read_text(encoding="ascii"))["rows"]
+    for number in (0, 143):
+        row = committed[number]
+        assert json.loads(dumps(explore_setting(row["protections"]))) == row, row["protections"]
 
 
 def test_the_models_digest_reads_its_code_not_its_words():
@@ -150,6 +163,7 @@ def step(tick):
     assert len({code_of(s) for s in changed} | {code_of(source)}) == len(changed) + 1
 
 
+@pytest.mark.slow
 def test_every_counterexample_replays_through_the_command_line(explored):
     """Each smallest case, run by `python3 -m model trace` with its flags, breaks what it names, at the
     tick it names, and takes as many ticks as it says."""
@@ -173,6 +187,7 @@ def test_every_counterexample_replays_through_the_command_line(explored):
         }
 
 
+@pytest.mark.slow
 def test_the_smallest_case_is_no_larger_than_any_other(explored):
     """Re-derive one setting's minimum by brute force: no schedule breaks it in fewer ticks and faults."""
     row = next(r for r in explored["rows"] if r["smallest"].get("double-acceptance"))
@@ -184,6 +199,7 @@ def test_the_smallest_case_is_no_larger_than_any_other(explored):
             assert (result.end_tick + 1, schedule.faults()) >= (case["ticks"], case["faults"])
 
 
+@pytest.mark.slow
 def test_the_headline_is_computed_from_the_rows(explored):
     headline = explored["headline"]
     on = [r for r in explored["rows"] if all(r["protections"][k] == v for k, v in ALL_FOUR_ON.items())]
@@ -196,6 +212,7 @@ def test_the_headline_is_computed_from_the_rows(explored):
         assert sum(counts[invariant] for counts in by_mode.values()) == headline["broken"][invariant]
 
 
+@pytest.mark.slow
 def test_the_text_table_says_the_size_and_the_headline(explored):
     text = cli.format_explore(explored)
     assert f"= {explored['runs']} runs" in text
@@ -217,6 +234,7 @@ def test_bad_protections_are_refused_by_name():
     assert code == 2 and "1 to 256" in err
 
 
+@pytest.mark.slow
 def test_one_process_and_every_core_give_the_same_bytes():
     fixed = {"fencing": "off", "pins": "off", "newsletter": "any-accepted", "post_key": "none"}
     serial = explore(fixed)
@@ -228,6 +246,7 @@ def test_one_process_and_every_core_give_the_same_bytes():
     assert json.dumps(serial) == json.dumps(parallel)
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_bytes():
     distributed = pytest.importorskip("distributed")
     fixed = {"fencing": "on", "pins": "off", "post_key": "none", "newsletter": "current-accepted"}
@@ -242,6 +261,7 @@ def test_a_dask_cluster_gives_the_same_bytes():
     assert json.loads(out) == json.loads(json.dumps(explore(fixed)))
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_a_clear_error():
     pytest.importorskip("distributed")
     code, _, err = _cli(["explore", "--scheduler", "tcp://127.0.0.1:9"])
@@ -265,6 +285,7 @@ any_schedule = st.builds(
 )
 
 
+@pytest.mark.slow
 def test_the_exhaustive_search_finds_nothing_with_the_articles_protections(explored):
     """Safety and liveness over the whole space: with the four protections on, in every checkpoint mode,
     no schedule breaks an invariant and every run finishes."""

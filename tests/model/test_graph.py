@@ -147,6 +147,7 @@ def test_worlds_that_differ_in_anything_have_different_frozen_states():
     [(SAMPLE[0], 0), (SAMPLE[1], 0), (SAMPLE[1], ALONE), (SAMPLE[2], 64)],
     ids=lambda v: ",".join(v.values()) if isinstance(v, dict) else f"alone={v}",
 )
+@pytest.mark.slow
 def test_every_schedule_of_a_walk_ends_as_its_own_run_does(protections, alone):
     """Each schedule's ending in the walk (its tick, its first breaches, finished or not) is what
     running it alone from t0 gives: in a pure walk (``alone=0``), and when worlds that stand for few
@@ -167,11 +168,16 @@ def test_every_schedule_of_a_walk_ends_as_its_own_run_does(protections, alone):
     assert found.states < len(space.schedules) * 4, "the walk should share most ticks"
 
 
-@pytest.mark.parametrize("protections", SAMPLE[2:], ids=lambda p: ",".join(p.values()))
+@pytest.mark.parametrize(
+    "protections",
+    [SAMPLE[2], pytest.param(SAMPLE[3], marks=pytest.mark.slow)],
+    ids=lambda p: ",".join(p.values()),
+)
 def test_both_modes_give_the_same_row(protections):
     assert explore_setting(protections) == explore_setting(protections, exhaustive=True)
 
 
+@pytest.mark.slow
 def test_both_modes_agree_on_a_wider_space_too():
     """Beyond the default space (longer silences, another attempt silent, a late stall), where the runs
     are longer and the bound is nearer."""

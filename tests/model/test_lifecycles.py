@@ -3,7 +3,16 @@ from __future__ import annotations
 import pytest
 
 from model import TransitionNotAllowed, all_switches, run
-from model.lifecycles import ARTIFACT, ATTEMPT, EFFECT, MACHINE_BY_NAME
+from model.lifecycles import (
+    ARTIFACT,
+    ATTEMPT,
+    ATTEMPT_ENDED,
+    EFFECT,
+    MACHINE_BY_NAME,
+    InvalidDefinition,
+    Machine,
+    Transition,
+)
 
 
 def test_the_three_machines_are_the_articles():
@@ -78,3 +87,45 @@ def test_only_declared_transitions_occur_in_all_864_runs():
         ("attempt", "running", "write rejected"),
         ("attempt", "running", "candidate refused"),
     }
+
+
+@pytest.mark.parametrize(
+    "initial,states,transitions,words",
+    [
+        ("gone", ("a", "b"), [("a", "go", "b")], "initial state 'gone' is not among"),
+        ("a", ("a", "b", "a"), [("a", "go", "b")], "declared twice"),
+        ("a", ("a", "b"), [("a", "go", "c")], "undeclared state"),
+        ("a", ("a", "b", "c"), [("a", "go", "b"), ("a", "go", "c")], "two transitions for 'go' from 'a'"),
+    ],
+)
+def test_a_table_that_contradicts_itself_is_refused_when_declared(initial, states, transitions, words):
+    with pytest.raises(InvalidDefinition, match=words):
+        Machine("m", "?", initial, states, tuple(Transition(*t) for t in transitions))
+
+
+def test_the_flags_of_a_transition_are_named_where_it_is_declared():
+    with pytest.raises(TypeError):
+        Transition("a", "go", "b", "a note", True)  # which flag would True be?
+    assert Transition("a", "go", "b", addition=True).beyond is False
+
+
+def test_the_final_states_are_those_with_no_way_out():
+    machine = Machine(
+        "m", "?", "a", ("a", "b", "c", "d"), (Transition("a", "x", "b"), Transition("b", "y", "b"))
+    )
+    assert machine.final_states == {"c", "d"}  # b loops back to itself: it has a way out
+
+
+def test_an_attempt_in_an_ended_state_takes_no_more_steps_in_any_of_the_864():
+    """ATTEMPT_ENDED is derived from the table; the runs agree: once there, an attempt is never moved,
+    and an attempt that is not there by the end of a finished run has a way on."""
+    for switches in all_switches():
+        ended = {}
+        for frame in run(switches).frames:
+            for move in frame["moves"]:
+                if move["machine"] != "attempt":
+                    continue
+                assert move["instance"] not in ended, (switches, move, ended)
+                if move["target"] in ATTEMPT_ENDED:
+                    ended[move["instance"]] = frame["tick"]
+    assert ATTEMPT_ENDED == {"fenced", "refused", "done", "post rejected"}
