@@ -12,6 +12,7 @@ from pathlib import Path
 import panel as pn
 
 from app.content import heading, text
+from app.page import PageModel
 from app.palette import css_variables
 from app.render.controls import notice_html, tabs_html
 from app.render.handout import handout_html
@@ -40,19 +41,20 @@ class ExplainerApp:
     """One reader's page: the state, the views over it, and the URL kept in step with it."""
 
     def __init__(self, state: ReaderState | None = None):
-        self.state = s = state or ReaderState()
-        self.switches = SwitchPanel(state=s)
-        self.header = Header(state=s)
-        self.player = Player(state=s)
-        self.badges = Badges(state=s)
-        self.outcome = OutcomeView(state=s)
+        self.page = page = PageModel(state)
+        self.state = s = page.state
+        self.switches = SwitchPanel(page=page)
+        self.header = Header(page=page)
+        self.player = Player(page=page)
+        self.badges = Badges(page=page)
+        self.outcome = OutcomeView(page=page)
         self.shortcuts = Shortcuts(self._on_key)
         s.param.watch(lambda e: setattr(self.shortcuts, e.name, e.new), ["tick", "group"])
         # The browser's print of any view gives the handout; kept in step with the run on show.
         self.print_handout = PrintHandout(html=self.handout(), css="\n".join(CSS))
         s.param.watch(lambda event: setattr(self.print_handout, "html", self.handout()), ["trace", "notices"])
         self.helpers = pn.Row(self.shortcuts, self.print_handout, css_classes=["helpers"], margin=0)
-        self.tour = TourPanel(state=s)
+        self.tour = TourPanel(page=page)
         self.tour_slot = pn.Column(sizing_mode="stretch_width", css_classes=["tour-slot"])
         s.param.watch(self._show_tour, ["tour"])
         self._show_tour()
@@ -116,7 +118,7 @@ class ExplainerApp:
             self.header,
             self.tour_slot,
             self.player,
-            TraceView(state=self.state, compact=True),
+            TraceView(page=self.page, compact=True),
             self.outcome,
             controls,
             sizing_mode="stretch_width",
@@ -134,7 +136,7 @@ class ExplainerApp:
         panel = pn.Column(self.switches, visible=False, sizing_mode="stretch_width")
         show.param.watch(lambda event: setattr(panel, "visible", event.new), "value")
         controls = pn.Column(show, panel, sizing_mode="stretch_width")
-        trace = TraceView(state=self.state, compact=True, large=True)
+        trace = TraceView(page=self.page, compact=True, large=True)
         self.tour_slot.styles = {"font-size": "1.15rem"}  # 24 px and more on a 1920 wide projector
         main = pn.Column(self.player, trace, styles={"flex": "1 1 600px", "min-width": "400px"})
         # Beside the diagram (which writes out every event of the tick): the badges, and in the tour its
@@ -173,8 +175,8 @@ class ExplainerApp:
         once), for an article that places its figures in its text."""
         self.player.figure = True
         figure = {
-            "timeline": lambda: TraceView(state=self.state, compact=True),
-            "lifecycles": lambda: TraceView(state=self.state, lifecycles_only=True),
+            "timeline": lambda: TraceView(page=self.page, compact=True),
+            "lifecycles": lambda: TraceView(page=self.page, lifecycles_only=True),
             "badges": lambda: self.badges,
         }[self.state.view]()
         return pn.Column(

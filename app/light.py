@@ -12,17 +12,10 @@ page's search of wider ranges (``static/explore.js``) asks ``wider_count`` and `
 from __future__ import annotations
 
 import json
-from html import escape
 
-from app.content import heading
-from app.render.controls import header_html, player_html, switches_html
-from app.render.diagram import diagram_html
+from app.page import PageModel
 from app.render.explore import against_html, wider_result_html
-from app.render.lifecycles import lifecycles_html
-from app.render.outcome import badge_strip_html, badges_html, outcome_html
-from app.render.records import records_html
-from app.state import PRESETS, SPEEDS, ReaderState
-from app.tour import TourCard
+from app.state import SPEEDS
 from model.explore import PROTECTIONS, explore_setting, parse_protections, schedule_list, space_with
 from model.switches import SwitchError
 
@@ -33,60 +26,43 @@ FIXED_PARTS = ("header", "tour", "switches")
 
 
 class LightPage:
-    """One reader's page: the state, what a click does to it, and the page's parts for it."""
+    """One reader's page: the page model (``app.page.PageModel``, which the served app's views wrap too)
+    and its parts in the light page's layout: a compact header without the schedule's editor, a player
+    with its line of badges, badges that explain nothing (the served app's do)."""
 
     def __init__(self, search: str = "") -> None:
-        self.state = ReaderState()
-        self.tour = TourCard(self.state)
-        self.revealed = False  # the reader pressed Reveal; forgotten when the run changes, as in the app
-        self.state.param.watch(lambda event: self.tour.new_step(), ["tour"])
-        self.state.param.watch(lambda event: setattr(self, "revealed", False), ["trace"])
+        self.page = PageModel()
+        self.state = self.page.state
+        self.tour = self.page.tour
         self.state.apply_query(search)
 
+    @property
+    def revealed(self) -> bool:
+        return self.page.revealed
+
     def act(self, action: str, value: str = "", part: str = "") -> None:
-        """A click or a key from the page: a chapter, a switch (a row of the diagram too), the player, the
-        tour's card (``part`` says which part was clicked: the tour's "back" is not the player's)."""
-        s = self.state
-        if part == "tour":
-            self.tour.act(action, value)
-        elif action == "preset" and value in PRESETS:
-            s.apply_preset(value)
-        elif action == "set":
-            s.set_switch(value)
-        elif action == "reveal":
-            self.revealed = True
-        elif action == "article-schedule":
-            s.reset_schedule()
-        elif action == "advance":  # playback's timer, which lives in the browser
-            s.advance()
-        else:
-            s.player_action(action, value)
+        """A click or a key from ``part`` of the page, done by the page model."""
+        self.page.act(action, value, part)
 
     def parts(self) -> dict:
         """Every part's HTML, and what the browser needs besides: the link, the tick, whether playing and
         how fast."""
-        s = self.state
-        title = f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
-        schedule = s.schedule().words() if s.schedule_changes() else None
-        ending = self.revealed or s.tick >= s.end_tick
+        s, page = self.state, self.page
         return {
             "query": s.to_query(),
             "tick": s.tick,
             "end": s.end_tick,
             "playing": s.playing,
             "period": SPEEDS[s.speed],
-            "header": header_html(
-                title, s.notices, list(PRESETS), s.preset_name(), bool(s.tour), schedule, editable=False
-            ),
-            "player": player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS), keys=False)
-            + badge_strip_html(s.trace, s.tick, s.outcome, always=True),
-            "figure": diagram_html(s.trace, s.tick),
-            "badges": f"<h2>{escape(heading('invariants'))}</h2>" + badges_html(s.trace, s.tick, s.outcome),
-            "outcome": outcome_html(s.outcome, s.trace, s.tick, reveal=ending, offer=True),
-            "lifecycles": lifecycles_html(s.trace, s.tick),
-            "records": records_html(s.trace, s.tick),
-            "tour": self.tour.html(),
-            "switches": switches_html(s.values(), False, frozenset()),
+            "header": page.header_html(compact=True, chapters=True, editable=False),
+            "player": page.player_html(badges_always=True),
+            "figure": page.diagram_html(),
+            "badges": page.badges_html(),
+            "outcome": page.outcome_html(),
+            "lifecycles": page.lifecycles_html(),
+            "records": page.records_html(),
+            "tour": page.tour_html(),
+            "switches": page.switches_html(),
         }
 
 

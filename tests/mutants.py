@@ -125,6 +125,37 @@ MUTANTS = (
         "input_hash=None,",
     ),
     Mutant("bound-ignored", "model/simulation.py", "\n    world.stopped_at_limit = True\n", "\n"),
+    # The page model (app/page.py), which both pages wrap: a rule broken here is broken on both.
+    Mutant(
+        "ending-shown-one-tick-late",
+        "app/page.py",
+        "return self.revealed or self.state.tick >= self.state.end_tick",
+        "return self.revealed or self.state.tick > self.state.end_tick",
+    ),
+    Mutant(
+        "reveal-outlives-its-run",
+        "app/page.py",
+        'self.param.update(revealed=False, explanation="")',
+        'self.param.update(explanation="")',
+    ),
+    Mutant(
+        "the-tours-back-moves-the-player",
+        "app/page.py",
+        'if part == "tour":',
+        'if part == "tour" and action != "back":',
+    ),
+    Mutant(
+        "light-player-without-its-badges",
+        "app/light.py",
+        '"player": page.player_html(badges_always=True),',
+        '"player": page.player_html(),',
+    ),
+    Mutant(
+        "pre-render-one-tick-short",
+        "sitebuild/light.py",
+        "for tick in range(page.state.end_tick + 1):",
+        "for tick in range(page.state.end_tick):",
+    ),
     # The graph explorer: a clone that forgets, a merge that loses schedules, a fork never taken.
     Mutant("thaw-forgets-missed-heartbeats", "model/state.py", "missed=missed,", "missed=0,"),
     Mutant("merge-keeps-one-set", "model/graph.py", "node[1] |= settled", "node[1] = settled"),

@@ -1,25 +1,20 @@
-"""The guided tour's panel: the tour's card (``app.tour.TourCard``: what to watch, a question asked
-before the answer is shown, and the verdict read from the model's trace), drawn by one ActionHTML. The
-answers are real radio buttons in a fieldset, the rest are buttons, so the keyboard reaches everything
-and long answers wrap in a narrow column."""
+"""The guided tour's panel: the tour's card (``app.tour.TourCard``, held by the page model: what to watch,
+a question asked before the answer is shown, and the verdict read from the model's trace), drawn by one
+ActionHTML. The answers are real radio buttons in a fieldset, the rest are buttons, so the keyboard
+reaches everything and long answers wrap in a narrow column."""
 
 from __future__ import annotations
 
-import panel as pn
-import param
-
-from app.tour import TourCard
 from app.views.action_html import ActionHTML
+from app.views.part import PageView
 
 
-class TourPanel(pn.viewable.Viewer):
-    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
-
+class TourPanel(PageView):
     def __init__(self, **params):
         super().__init__(**params)
-        self.card = TourCard(self.state)
+        self.card = self.page.tour
         self.html = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["tour"])
-        self.state.param.watch(self._new_step, ["tour"])
+        self.state.param.watch(self._redraw, ["tour"])  # after the page has begun the new step
         self._redraw()
 
     @property
@@ -30,15 +25,11 @@ class TourPanel(pn.viewable.Viewer):
     def verdict(self) -> str:
         return self.card.verdict
 
-    def _new_step(self, *events) -> None:
-        self.card.new_step()
-        self._redraw()
-
-    def _redraw(self) -> None:
-        self.html.html = self.card.html()
+    def _redraw(self, *events) -> None:
+        self.html.html = self.page.tour_html()
 
     def _act(self, action: str, value: str) -> None:
-        self.card.act(action, value)
+        self.page.act(action, value, "tour")
         self._redraw()
 
     def reveal(self) -> None:

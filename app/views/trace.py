@@ -9,10 +9,11 @@ import param
 
 from app.content import caption_html
 from app.render.controls import KEYS_LINE
-from app.render.diagram import diagram_html, tick_lines
+from app.render.diagram import tick_lines
 from app.render.lifecycles import lifecycles_html
 from app.render.records import records_html
 from app.views.action_html import ActionHTML
+from app.views.part import PageView
 
 
 def now_html(trace: dict, tick: int) -> str:
@@ -35,12 +36,11 @@ def caption(name: str, title: str | None = None) -> pn.pane.HTML:
     return pn.pane.HTML(caption_html(name, title), sizing_mode="stretch_width")
 
 
-class TraceView(pn.viewable.Viewer):
+class TraceView(PageView):
     """The worked example at the current tick: the diagram, what happens in words, the three lifecycles
     and the records. ``compact`` keeps the diagram alone (the embed, presenter mode); ``lifecycles_only``
     the lifecycles (a figure embed). Each pane carries its own heading and caption: fewer components."""
 
-    state = param.Parameter(doc="The reader's state (app.state.ReaderState).")
     compact = param.Boolean(default=False, doc="Only the diagram (the embed's layout).")
     lifecycles_only = param.Boolean(default=False, doc="Only the three lifecycles (a figure embed).")
     large = param.Boolean(default=False, doc="A larger diagram (presenter mode).")
@@ -94,11 +94,10 @@ class TraceView(pn.viewable.Viewer):
 
     def _on_diagram(self, action: str, value: str) -> None:
         """A row's name is a switch: clicking it changes the story (the same setting the panel sets)."""
-        if action == "set":
-            self.state.set_switch(value)
+        self.page.act(action, value, "figure")
 
     def _redraw_diagram(self, *events) -> None:
-        self.diagram.html = diagram_html(self.state.trace, self.state.tick, large=self.large)
+        self.diagram.html = self.page.diagram_html(large=self.large)
 
     def __panel__(self):
         return self._layout

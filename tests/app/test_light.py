@@ -58,6 +58,8 @@ def test_a_bad_link_is_read_with_a_notice_naming_the_allowed_values():
 def test_the_pre_render_is_what_the_page_draws_at_every_tick_of_every_chapter():
     for preset in PRESETS:
         frames = chapter_frames(preset)
+        # One frame a tick, t0 to the chapter's last: none short, none past the end.
+        assert len(frames["ticks"]) == LightPage(f"?preset={preset}").state.end_tick + 1, preset
         for tick, drawn in enumerate(frames["ticks"]):
             parts = LightPage(f"?preset={preset}&tick={tick}").parts()
             assert {**frames["fixed"], **drawn} == parts, (preset, tick)

@@ -173,6 +173,15 @@ def test_embed_values_and_repeated_keys_are_reported(query, words):
     assert not state.embed
 
 
+@pytest.mark.parametrize("first,second", [("off", "on"), ("on", "off")])
+def test_a_repeated_name_runs_the_first_value_as_the_notice_says(first, second):
+    state = ReaderState()
+    notices = state.apply_query(f"?pins={first}&pins={second}")
+    assert notices == ["'pins' is given more than once; using the first."]
+    assert state.pins == first and state.trace is not None
+    assert state.switches().pins.value == first
+
+
 def test_a_query_with_very_many_fields_is_refused_with_a_notice_not_an_error():
     state = ReaderState()
     notices = state.apply_query("?" + "&".join(f"k{i}=1" for i in range(500)))
@@ -246,9 +255,9 @@ def test_every_url_flag_is_read_and_refused_with_a_notice():
         if flag.key == "tour":
             continue  # the tour's step is read before the table (test_tour)
         notices = ReaderState().apply_query(f"?{flag.key}=%3Cnope%3E")
-        assert (
-            len(notices) == 1 and "<nope>" in notices[0] and flag.key in notices[0] or "allowed" in notices[0]
-        )
+        assert len(notices) == 1, (flag.key, notices)
+        assert "<nope>" in notices[0], notices  # the reader's own value, quoted
+        assert flag.key in notices[0] or "allowed" in notices[0], notices  # and what it is about
 
 
 def test_the_served_page_watches_every_url_param(monkeypatch):

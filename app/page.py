@@ -1,0 +1,165 @@
+"""The page, without Panel: the reader's state, what every click and key does to it, and the HTML of each
+part it shows. The served app's views (``app.views``) and the light page (``app.light``) both wrap one
+``PageModel``, so a rule of the page (which action does what, when the ending is shown, what a badge says
+when activated) is written once and tested without a browser.
+
+Only the standard library, param and markdown-it-py are needed, as for ``app.light``.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import param
+
+from app.content import caption_html, heading, markdown_html, text, title_and_body
+from app.render.controls import header_html, player_html, switches_html
+from app.render.diagram import diagram_html
+from app.render.lifecycles import lifecycles_html
+from app.render.outcome import badge_strip_html, badges_html, finished_text, outcome_html
+from app.render.records import records_html
+from app.state import PRESETS, SPEEDS, ReaderState
+from app.tour import TourCard
+from model.schedule import FIELD_BY_ID
+
+
+class PageModel(param.Parameterized):
+    """One reader's page. ``act`` is the only way a click or a key changes it; the ``*_html`` methods are
+    the parts, each for the layout options a view of it has."""
+
+    state = param.ClassSelector(class_=ReaderState, constant=True, doc="The reader's choices and the run.")
+    revealed = param.Boolean(default=False, doc="The reader asked to see the ending before the last tick.")
+    explanation = param.String(default="", doc="What the badge the reader activated says (HTML).")
+    advanced_open = param.Boolean(default=False, doc="Whether the advanced settings are shown.")
+
+    def __init__(self, state: ReaderState | None = None, **params) -> None:
+        super().__init__(state=state or ReaderState(), **params)
+        self.tour = TourCard(self.state)
+        # Registered before any view's watcher, so a view redraws a tour step already begun.
+        self.state.param.watch(lambda event: self.tour.new_step(), ["tour"])
+        self.state.param.watch(self._forget, ["trace"])
+
+    def _forget(self, *events) -> None:
+        """Another run: its ending is not revealed, and no badge has been asked about."""
+        self.param.update(revealed=False, explanation="")
+
+    # --- what the reader does ------------------------------------------------------------------------
+
+    def act(self, action: str, value: str = "", part: str = "") -> None:
+        """A click or a key from ``part`` of the page. The tour's card has buttons of its own ("back" there
+        is not the player's); every other action means the same wherever it comes from. Anything unknown,
+        or a value not allowed, is ignored: it came from a browser."""
+        s = self.state
+        if part == "tour":
+            self.tour.act(action, value)
+        elif action == "preset":
+            if value in PRESETS:
+                s.apply_preset(value)
+        elif action == "set":  # a switch, from the panel or a row of the diagram
+            s.set_switch(value)
+        elif action == "reveal":
+            self.revealed = True
+        elif action == "explain":
+            self.explain(value)
+        elif action == "advanced":
+            self.advanced_open = value == "open"
+        elif action == "article-schedule":
+            s.reset_schedule()
+        elif action == "edit-schedule":
+            s.tab = "explore"
+        elif action == "advance":  # one tick of playback (the timer is the page's)
+            s.advance()
+        else:
+            s.player_action(action, value)
+
+    @property
+    def ending_shown(self) -> bool:
+        """The outcome says how the run ends only at its last tick, or once the reader asked: a class can
+        predict first."""
+        return self.revealed or self.state.tick >= self.state.end_tick
+
+    def explain(self, badge: str) -> None:
+        """Say what a badge means and where it broke, and go to that tick (the end, for "finished")."""
+        s = self.state
+        if badge not in {*(i["id"] for i in s.trace["invariants"]), "finished"}:
+            return
+        title, body = title_and_body(text("invariants", badge))
+        if badge == "finished":
+            s.go(s.end_tick)
+            said = finished_text(s.outcome, s.trace, s.tick)
+            detail = f"At the end of this run: {'finished' if s.outcome['finished'] else 'not finished'}."
+            if s.outcome.get("stopped_at_limit") is not None:
+                detail += f" The run was stopped at t{s.outcome['stopped_at_limit']}, the limit of a run."
+        else:
+            breach = next(i["breach"] for i in s.trace["invariants"] if i["id"] == badge)
+            said = "broken" if breach else "held"
+            detail = (
+                f"Broken at t{breach['tick']} by {breach['actor']}: {breach['detail']}."
+                if breach
+                else "Held for the whole run."
+            )
+            if breach:
+                s.go(breach["tick"])
+        self.explanation = (
+            f'<div class="explain" role="status"><h3>{escape(title)} — {said}</h3>{markdown_html(body)}'
+            f"<p><strong>{escape(detail)}</strong></p></div>"
+        )
+
+    # --- what the page shows -------------------------------------------------------------------------
+
+    def header_html(self, compact: bool = False, chapters: bool = True, editable: bool = True) -> str:
+        """The title (with the introduction unless compact), what was wrong with the link, the chapters
+        (a compact header keeps them only if ``chapters``), the chapter's words, and a note when the run
+        is not on the article's schedule."""
+        s = self.state
+        if compact:
+            title = f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
+        else:
+            intro = markdown_html(text("captions", "intro"))
+            title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{intro}</div>'
+        shown = list(PRESETS) if not compact or chapters else []
+        schedule = s.schedule().words() if s.schedule_changes() else None
+        return header_html(
+            title, s.notices, shown, s.preset_name(), bool(s.tour), schedule, editable=editable
+        )
+
+    def player_html(self, figure: bool = False, badges_always: bool = False, keys: bool = True) -> str:
+        """The player; a figure's has only the buttons and the scrubber. Otherwise a strip of badges follows
+        (on narrow screens only, unless ``badges_always``) and, without that strip, the keys' line."""
+        s = self.state
+        if figure:
+            return player_html(s.tick, s.end_tick, s.playing, s.speed, [], keys=False)
+        strip = badge_strip_html(s.trace, s.tick, s.outcome, always=badges_always)
+        return (
+            player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS), keys and not badges_always)
+            + strip
+        )
+
+    def badges_html(self, interactive: bool = False) -> str:
+        s = self.state
+        badges = badges_html(s.trace, s.tick, s.outcome, interactive=interactive)
+        explained = f'<div class="explanation">{self.explanation}</div>' if interactive else ""
+        return f"<h2>{escape(heading('invariants'))}</h2>{badges}{explained}"
+
+    def outcome_html(self, lead: bool = False) -> str:
+        s = self.state
+        caption = caption_html("outcome", "outcome") if lead else ""
+        return caption + outcome_html(s.outcome, s.trace, s.tick, reveal=self.ending_shown, offer=True)
+
+    def diagram_html(self, large: bool = False) -> str:
+        return diagram_html(self.state.trace, self.state.tick, large=large)
+
+    def lifecycles_html(self, animate: bool = False) -> str:
+        return lifecycles_html(self.state.trace, self.state.tick, animate=animate)
+
+    def records_html(self) -> str:
+        return records_html(self.state.trace, self.state.tick)
+
+    def switches_html(self) -> str:
+        """Every setting by role; a switch whose value the schedule replaces says so."""
+        s = self.state
+        replaced = frozenset(FIELD_BY_ID[k].switch for k in s.schedule_changes()) - {None}
+        return switches_html(s.values(), self.advanced_open, replaced)
+
+    def tour_html(self) -> str:
+        return self.tour.html()
