@@ -17,6 +17,7 @@ from pathlib import Path
 
 from app.light import FIXED_PARTS, LightPage
 from app.state import PRESETS
+from app.url import browser_table
 from sitebuild.pyodide import ensure_npm_pyodide
 from sitebuild.wheels import fetch_wheel, pyodide_environment
 
@@ -46,5 +47,5 @@ def write_light(site: Path, app_wheel: Path) -> None:
         shutil.copy2(wheel, out / "wheels" / wheel.name)
     for preset in PRESETS:
         (out / f"{preset}.json").write_text(json.dumps(chapter_frames(preset)), encoding="utf-8")
-    manifest = {"wheels": [w.name for w in wheels], "chapters": list(PRESETS)}
+    manifest = {"wheels": [w.name for w in wheels], "chapters": list(PRESETS), "browser": browser_table()}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")

@@ -7,18 +7,21 @@
 import { startPython } from "./python.js";
 
 const PARTS = ["header", "tour", "player", "figure", "badges", "outcome", "lifecycles", "records", "switches"];
-const FIGURES = ["timeline", "lifecycles", "badges"];
 const STEPS = { first: () => 0, back: (t) => t - 1, forward: (t) => t + 1 };
-const KEYS = { " ": "toggle", ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
 const INTERACTIVE = "input, textarea, select, button, summary, [role=button], a";
 const base = new URL("../", import.meta.url);
+// What the link's grammar says the browser must know (app.url.browser_table, written by the build into
+// the manifest): the tick's and the group's patterns, the figures, the flags a page keeps, the keys.
+const manifest = await (await fetch(new URL("light/manifest.json", base))).json();
+const { figures: FIGURES, keys: KEYS, plain: PLAIN, page_flags: PAGE_FLAGS } = manifest.browser;
+const TICK = new RegExp(manifest.browser.tick);
+const GROUP = new RegExp(manifest.browser.group);
 const root = document.getElementById("light");
 const status = document.getElementById("light-status");
 const asked = window.location.search; // the link as given: Python reads it, odd values and all
 const query = new URLSearchParams(asked);
 const pending = []; // what waits for Python: the reader's own actions, and at most one told tick
 const MAX_PENDING = 64;
-const TICK = /^\d{1,6}$/; // a tick of any run (the served app's MAX_TICK_DIGITS)
 let readerMoved = false; // the reader (or the group) moved before Python started: Python starts there instead
 let chapter = null; // the pre-rendered chapter on show while Python loads
 let python = null; // app.light's act(action, value), answered by the worker, once it has started
@@ -34,7 +37,7 @@ if (FIGURES.includes(view)) {
   if (view === "lifecycles") root.querySelector("details.fold[data-in~=lifecycles]").open = true;
 }
 const groupName = query.get("group") || "";
-const group = /^[A-Za-z0-9_-]{1,40}$/.test(groupName) && typeof BroadcastChannel !== "undefined"
+const group = GROUP.test(groupName) && typeof BroadcastChannel !== "undefined"
   ? new BroadcastChannel(`durable-work-explainer:${groupName}`) : null;
 if (group) {
   group.onmessage = (event) => {
@@ -83,7 +86,7 @@ function paint(parts, told = false) {
   root.classList.remove("pending");
   // The link says where the reader is (Python's query), with this page's own layout flags kept.
   const link = new URLSearchParams(parts.query.replace(/^\?/, ""));
-  for (const key of ["embed", "view", "group"]) if (query.has(key)) link.set(key, query.get(key));
+  for (const key of PAGE_FLAGS) if (query.has(key)) link.set(key, query.get(key));
   const search = link.toString();
   window.history.replaceState(null, "", window.location.pathname + (search ? `?${search}` : ""));
   clearTimeout(timer);
@@ -172,8 +175,7 @@ new ResizeObserver(() => { tellHeight(); follow(); }).observe(root);
 
 // A link that only names a chapter and a tick is shown from the pre-render at once; any other (a
 // switch, a schedule, a tour) waits for Python, which reads every link the served app reads.
-const plain = [...query.keys()].every((k) => ["preset", "tick", "embed", "view", "group"].includes(k));
-const manifest = await (await fetch(new URL("light/manifest.json", base))).json();
+const plain = [...query.keys()].every((k) => PLAIN.includes(k));
 const wanted = query.get("preset") || "main";
 const tick = TICK.test(query.get("tick") || "") ? Number(query.get("tick")) : 0;
 if (plain && manifest.chapters.includes(wanted)) {

@@ -93,7 +93,7 @@ MUTANTS = (
         "{badges_html(trace, end, outcome)}",
         "{badges_html(trace, 0, outcome)}",
     ),
-    Mutant("view-ignored", "app/state.py", 'UrlFlag("view", "view",', 'UrlFlag("figure", "view",'),
+    Mutant("view-ignored", "app/url.py", 'UrlFlag("view", "view",', 'UrlFlag("figure", "view",'),
     Mutant(
         "pre-render-wrong-chapter",
         "sitebuild/light.py",
@@ -155,6 +155,12 @@ MUTANTS = (
         "sitebuild/light.py",
         "for tick in range(page.state.end_tick + 1):",
         "for tick in range(page.state.end_tick):",
+    ),
+    Mutant(
+        "diagram-rows-overlap-by-their-pad",
+        "app/render/diagram.py",
+        "        y += PAD + LINE * lines[lane]",
+        "        y += LINE * lines[lane]",
     ),
     # The graph explorer: a clone that forgets, a merge that loses schedules, a fork never taken.
     Mutant("thaw-forgets-missed-heartbeats", "model/state.py", "missed=missed,", "missed=0,"),

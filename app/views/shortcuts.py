@@ -16,12 +16,15 @@ from pathlib import Path
 import param
 from panel.custom import JSComponent
 
+from app.url import browser_table
+
 JS = Path(__file__).with_name("js")  # the components' browser code, where a linter sees it
 
 
 class Shortcuts(JSComponent):
     tick = param.Integer(default=0, doc="The tick on show, announced to the page's group (if any).")
     group = param.String(default="", doc="The group's name (?group=NAME), or none.")
+    table = param.Dict(default=browser_table(), constant=True, doc="The keys and the tick's pattern.")
 
     _esm = JS / "shortcuts.js"
 

@@ -39,3 +39,21 @@ def test_each_component_loads_its_own_file(component: type[JSComponent]):
 def test_no_python_file_holds_a_component_s_code():
     for source in (ROOT / "app").rglob("*.py"):
         assert '_esm = """' not in source.read_text(encoding="utf-8"), source
+
+
+def test_the_browser_code_declares_no_link_pattern_or_key_of_its_own():
+    """The tick's and the group's patterns, the figures and the keys come from app.url.browser_table
+    (the light page's manifest, the shortcuts' param): a second copy in a script could drift."""
+    from app.url import FIGURES, GROUP_NAME, KEYS, MAX_TICK_DIGITS
+
+    players_keys = [f'{k}: "{a}"' for k, a in KEYS.items()] + [f'"{k}": "{a}"' for k, a in KEYS.items()]
+    copies = [
+        f"{{1,{MAX_TICK_DIGITS}}}",
+        GROUP_NAME.pattern,
+        *players_keys,
+        "[" + ", ".join(f'"{f}"' for f in FIGURES) + "]",
+    ]
+    for script in SCRIPTS:
+        code = script.read_text(encoding="utf-8")
+        for copy in copies:
+            assert copy not in code, (script.name, copy)

@@ -154,3 +154,49 @@ def test_the_reader_s_lists_say_no_hex_ids():
             listed = now_html(trace, frame["tick"]) + " ".join(what_happened(trace, frame["tick"]))
             assert not re.search(r"\b[0-9a-f]{8}\b", listed), (name, frame["tick"], listed)
     assert "#1: writes s3 with token 41" in what_happened(chapter("main"), 8)
+
+
+def _chapter_layouts():
+    """Every tick of every chapter, and of a run on another schedule: (what, trace, tick, layout)."""
+    from app.render.diagram import layout_of
+    from app.state import PRESETS, ReaderState
+
+    for query in [
+        *(f"?preset={p}" for p in PRESETS),
+        "?fencing=off&silent_at=s2&threshold=1&silent_attempt=2",
+    ]:
+        state = ReaderState()
+        state.apply_query(query)
+        for tick in range(state.end_tick + 1):
+            yield f"{query} t{tick}", state.trace, tick, layout_of(state.trace, tick)
+
+
+def test_the_diagrams_rows_stack_without_overlap_and_hold_their_lines():
+    from app.render.diagram import LINE, PAD, TOP
+
+    for what, _, _, at in _chapter_layouts():
+        assert at.top[at.lanes[0]] == TOP, what
+        for upper, lower in zip(at.lanes, at.lanes[1:], strict=False):
+            assert at.top[upper] + at.height[upper] <= at.top[lower], (what, upper, lower)
+        for lane in at.lanes:
+            held = sum(len(item.lines) for item in at.items if item.lane == lane)
+            assert PAD + LINE * max(2, held) <= at.height[lane], (what, lane)
+        assert at.bottom >= at.top[at.lanes[-1]] + at.height[at.lanes[-1]], what
+
+
+def test_the_current_column_holds_its_words_and_the_columns_never_overlap():
+    from app.render.diagram import BOLD, CHAR, MARK_WIDTH, PAST, lane_name
+
+    for what, trace, tick, at in _chapter_layouts():
+        for item in at.items:
+            for line in item.lines:
+                assert at.gutter + MARK_WIDTH + CHAR * len(line) <= at.wide, (what, line)
+        lefts = [at.x(t, tick) for t in range(trace["end_tick"] + 1)]
+        assert lefts[0] == at.name_width, what
+        for t, (left, right) in enumerate(zip(lefts, lefts[1:], strict=False)):
+            assert right - left == (at.wide if t == tick else PAST), (what, t)
+        assert lefts[-1] + (at.wide if tick == trace["end_tick"] else PAST) <= at.width, what
+        assert CHAR * len(f"t{trace['end_tick']}") < PAST, "a past tick's label fits its column"
+        frame = trace["ticks"][tick]
+        for lane in at.lanes:
+            assert all(BOLD * len(words) <= at.name_width for words in lane_name(lane, frame)), (what, lane)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from playwright.sync_api import expect
@@ -52,8 +53,14 @@ def test_the_session_benchmark_opens_the_link_it_is_given(explainer_url):
     from benchmarks.session_memory import link_arguments
 
     assert link_arguments("?preset=pins-off&tick=5") == {"preset": "pins-off", "tick": "5"}
-    with pull_session(url=explainer_url, arguments=link_arguments("?fencing=of&tick=3")) as session:
-        drawn = _document_text(session.document)
+
+    def open_session() -> str:
+        with pull_session(url=explainer_url, arguments=link_arguments("?fencing=of&tick=3")) as session:
+            return _document_text(session.document)
+
+    # In a thread of its own: Bokeh's client runs an event loop, and Playwright's may be running here.
+    with ThreadPoolExecutor(1) as thread:
+        drawn = thread.submit(open_session).result(timeout=120)
     assert "About this link:" in drawn and "'of' is not a value of fencing" in drawn
 
 

@@ -1,9 +1,9 @@
-// Shortcuts's browser side (app/views/shortcuts.py); Panel loads it as an ES module.
-const KEYS = {
-  " ": "toggle", "ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last",
-};
+// Shortcuts's browser side (app/views/shortcuts.py); Panel loads it as an ES module. The keys and the
+// tick's pattern come from the link's grammar (app.url.browser_table), as the light page's do.
 const INTERACTIVE = "input, textarea, select, button, [contenteditable], [role=slider], [role=button], .bk-input";
 export function render({ model }) {
+  const KEYS = model.table.keys;
+  const TICK = new RegExp(model.table.tick);
   const onKey = (event) => {
     const action = KEYS[event.key];
     if (!action || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -65,7 +65,7 @@ export function render({ model }) {
     channel = new BroadcastChannel(`durable-work-explainer:${model.group}`);
     channel.onmessage = (event) => {
       const tick = event.data && event.data.tick;
-      if (!Number.isInteger(tick) || tick < 0 || tick === model.tick) return;
+      if (!Number.isInteger(tick) || !TICK.test(String(tick)) || tick === model.tick) return;
       owed += 1;
       clearTimeout(forget);
       forget = setTimeout(() => { owed = 0; }, 1000);
