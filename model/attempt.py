@@ -131,6 +131,7 @@ class Attempt:
                 f"{self.name} starts {step} (call {world.calls}, reads {version.name}) and goes silent",
                 label=f"{step}…",
                 call=world.calls,
+                step=step,
                 carries={"reads": version.name},
             )
             return
@@ -140,6 +141,7 @@ class Attempt:
             f"{self.name} computes {step} (call {world.calls}, reads {version.name}) → {part.result_id}",
             label=step,
             call=world.calls,
+            step=step,
             carries={"reads": version.name},
         )
         yield from self._keep(world, part)
@@ -147,7 +149,11 @@ class Attempt:
     def _finish_call(self, world: World, part: Part) -> Steps:
         self.in_flight = None
         world.emit(
-            self.actor, "call-finished", f"{self.name} finishes {part.step} → {part.result_id}", part.step
+            self.actor,
+            "call-finished",
+            f"{self.name} finishes {part.step} → {part.result_id}",
+            part.step,
+            step=part.step,
         )
         yield from self._keep(world, part)
 

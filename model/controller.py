@@ -55,6 +55,12 @@ if TYPE_CHECKING:
 
 FIRST_TOKEN = 41
 ACTOR = "controller"
+#: The assessor's reasons for refusing, in the trace's words (the page has its own, content/diagram.md).
+REASONS = {
+    "incomplete": "incomplete",
+    "not-from-pin": "{step} was not computed from the pin {pin}",
+    "stale-pin": "the pin {pin} is not the current report ({report})",
+}
 
 
 def _ordinal(n: int) -> str:
@@ -222,6 +228,7 @@ class Controller:
                 f"{attempt.name} restores {step} → {record.part.result_id}"
                 + (" (by step name alone)" if by_name else " (same input hash)"),
                 label=f"{step} restored",
+                step=step,
                 records=[("journal", index)],
                 carries={
                     "parts": telling_parts([record.part]) or step,
@@ -255,8 +262,9 @@ class Controller:
         problem = self._assess(world, attempt, candidate)
         if problem:
             world.lifecycles.move("artifact", instance, lc.Happening.ASSESSED_REFUSED, world.tick)
-            world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {problem}", "refused",
-                       attempt.actor, carries=self._carried(world, attempt, candidate))  # fmt: skip
+            why = REASONS[problem["code"]].format(**problem)
+            world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {why}", "refused", attempt.actor,
+                       carries=self._carried(world, attempt, candidate), reason=problem)  # fmt: skip
             if (
                 attempt is self.owner
                 and self._stale_pin(world, attempt)
@@ -297,19 +305,20 @@ class Controller:
             carried["parts"] = telling
         return carried | {"report": world.report.name}
 
-    def _assess(self, world: World, attempt: Attempt, candidate: Candidate) -> str:
-        """The assessor (completeness and form) and, with pins on, the mechanical version check."""
+    def _assess(self, world: World, attempt: Attempt, candidate: Candidate) -> dict[str, str] | None:
+        """The assessor (completeness and form) and, with pins on, the mechanical version check: None, or
+        the reason for refusing as data (a ``code`` of ``REASONS`` and the values its words name)."""
         if tuple(p.step for p in candidate.parts) != SECTIONS:
-            return "incomplete"
+            return {"code": "incomplete"}
         if world.switches.pins is Pins.OFF:
-            return ""
+            return None
         pin = attempt.pin
         for part in candidate.parts:
             if part.read_hash != pin.section_hash(part.step):
-                return f"{part.step} was not computed from the pin {pin.name}"
+                return {"code": "not-from-pin", "step": part.step, "pin": pin.name}
         if self._stale_pin(world, attempt):
-            return f"the pin {pin.name} is not the current report ({world.report.name})"
-        return ""
+            return {"code": "stale-pin", "pin": pin.name, "report": world.report.name}
+        return None
 
     @staticmethod
     def _stale_pin(world: World, attempt: Attempt) -> bool:

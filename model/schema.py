@@ -125,6 +125,9 @@ EVENT = {
     "call": Maybe(int),
     "records": [WHERE],
     "carries": Map(str),
+    "attempt": Maybe(int),
+    "step": Maybe(str),
+    "reason": Map(str),
 }
 MOVE = {
     "machine": str,

@@ -171,6 +171,9 @@ def frame_of(world: World, records: dict, moves: list) -> dict:
                 "call": e.call,
                 "records": [list(r) for r in e.records],
                 "carries": dict(e.carries),
+                "attempt": e.attempt,
+                "step": e.step,
+                "reason": dict(e.reason),
             }
             for e in world.events
         ],

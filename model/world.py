@@ -75,6 +75,11 @@ class Event:
     #: What the message carried that its receiver checks, in words: the owner ``token`` and the store's
     #: ``epoch``, the ``pin``, the ``parts`` whose version matters ("s2 v1"), the operation ``key``.
     carries: tuple[tuple[str, str], ...] = ()
+    #: As data, for a reader that must not parse ``text``: the attempt whose row the event is drawn in,
+    #: the section step it is about, and a refusal's reason (its ``code`` and the values it names).
+    attempt: int | None = None
+    step: str | None = None
+    reason: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -164,12 +169,17 @@ class World:
         call=None,
         records=(),
         carries: dict[str, str] | None = None,
+        step: str | None = None,
+        reason: dict[str, str] | None = None,
     ) -> None:
         if self.recording:
             said = tuple((carries or {}).items())
+            lane = lane or actor
+            attempt = next((a.number for a in self.attempts if a.actor == lane), None)
             self.events.append(
-                Event(actor, kind, text, label or kind, lane or actor, call, tuple(records), said)
-            )
+                Event(actor, kind, text, label or kind, lane, call, tuple(records), said, attempt, step,
+                      tuple((reason or {}).items()))
+            )  # fmt: skip
 
     def silence_starts(self, attempt: Attempt, point: str) -> bool:
         """Whether the schedule's silence begins now, as ``attempt`` starts ``point``; if so, it has."""

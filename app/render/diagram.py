@@ -113,10 +113,17 @@ def _fields(event: dict, keys: dict[str, str]) -> dict[str, str]:
             "who": event["lane"].removeprefix("attempt "),
             "store": STORE_TITLES.get(event["actor"], event["actor"]).lower(),
             "step": event["label"].rstrip("…"),
-            "reason": event["text"].split(": ", 1)[-1],
+            "reason": reason_words(event),
             "key": keys.get(carried.get("key", "none"), "no key"),
         }
     )
+
+
+def reason_words(event: dict) -> str:
+    """A refusal's reason in the page's words, from the code and values the model gave the event."""
+    reason = event.get("reason") or {}
+    template = sections("diagram").get(f"reason {reason.get('code')}", "")
+    return template.format(**reason)
 
 
 def words(kind: str, event: dict, keys: dict[str, str]) -> str:
@@ -160,10 +167,14 @@ def lane_name(lane: str, frame: dict) -> tuple[str, str]:
     if lane == STORES:
         return "stores", f"epoch {frame['epoch']}"
     if lane.startswith("attempt"):
-        number = int(lane.split("#")[1])
-        token = next((a["token"] for a in frame["attempts"] if a["attempt"] == number), None)
-        return f"#{number}", (f"token {token}" if token is not None else "")
+        return lane.removeprefix("attempt "), _token_of(lane, frame)
     return lane, ""
+
+
+def _token_of(lane: str, frame: dict) -> str:
+    """The owner token of the attempt whose row ``lane`` is, once it has been admitted."""
+    tokens = {f"attempt #{a['attempt']}": a["token"] for a in frame["attempts"]}
+    return f"token {tokens[lane]}" if lane in tokens else ""
 
 
 def past_marks(trace: dict, tick: int) -> dict[tuple[int, str], tuple[str, str]]:

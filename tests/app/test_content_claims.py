@@ -5,8 +5,6 @@ forgetting the words fails a test rather than misleading a reader."""
 
 from __future__ import annotations
 
-import re
-
 from app.content import text
 from app.state import ReaderState
 from model.explore import SPACE, schedules
@@ -43,7 +41,7 @@ def test_the_no_key_chapter_posts_without_a_key_both_times():
     state = ReaderState()
     state.apply_preset("no-key")
     posts = [e for frame in state.trace["ticks"] for e in frame["events"] if e["kind"] == "post-applied"]
-    assert [p["text"].endswith("no key)") for p in posts] == [True, True]
+    assert [p["carries"]["key"] for p in posts] == ["none", "none"]
     assert "with no operation key" in _words("tour", "7 The effect window without a key")
 
 
@@ -51,5 +49,5 @@ def test_the_stranded_run_is_refused_by_the_version_check_not_the_assessor():
     stranded = ARTICLE.replace(silent_at="none", poster_death=PosterDeath.NONE)
     literal = run(Switches(controller="literal"), schedule=stranded)
     (refusal,) = [e for f in literal.frames for e in f["events"] if e["kind"] == "refused"]
-    assert re.search(r"the pin v1 is not the current report \(v2\)", refusal["text"])
+    assert refusal["reason"] == {"code": "stale-pin", "pin": "v1", "report": "v2"}
     assert "mechanical version check" in _words("explore", "findings")

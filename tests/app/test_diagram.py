@@ -200,3 +200,29 @@ def test_the_current_column_holds_its_words_and_the_columns_never_overlap():
         frame = trace["ticks"][tick]
         for lane in at.lanes:
             assert all(BOLD * len(words) <= at.name_width for words in lane_name(lane, frame)), (what, lane)
+
+
+def test_the_diagrams_words_come_from_the_events_data_not_their_text():
+    """The model's sentences are for the command line; the page writes its own from the event's fields
+    (its attempt, step, reason, what it carried). Scrambling every event's text changes no line of the
+    current column at any tick."""
+    import copy
+
+    from app.render.diagram import layout_of
+    from model.schedule import ARTICLE, PosterDeath
+
+    schedule = ARTICLE.replace(silent_at="none", poster_death=PosterDeath.NONE)
+    stranded = trace_dict(run(Switches(controller="literal"), schedule=schedule))
+    for trace in (stranded, trace_dict(run(Switches(pins="off")))):
+        scrambled = copy.deepcopy(trace)
+        for frame in scrambled["ticks"]:
+            for event in frame["events"]:
+                event["text"] = "xyzzy: plugh"
+        for tick in range(trace["end_tick"] + 1):
+            lines = [i.lines for i in layout_of(trace, tick).items]
+            assert lines == [i.lines for i in layout_of(scrambled, tick).items], tick
+    said = " ".join(
+        " ".join(line for i in layout_of(stranded, t).items for line in i.lines)
+        for t in range(stranded["end_tick"] + 1)
+    )
+    assert "refuses it: the pin v1 is not the current report (v2)" in said
