@@ -15,6 +15,7 @@ from app.palette import css_variables
 from app.render.engines import engines_html
 from app.render.explore import headline_html, table_html, wider_form_html
 from app.shared import EXPLORED, write_explored
+from app.views.action_html import SHARED
 from model.analyses import fingerprint, sweep, sweep_summary
 from sitebuild.common import ROOT, page_title
 from sitebuild.pyodide import PYODIDE_VERSION
@@ -171,6 +172,7 @@ def write_pages(site: Path) -> None:
     shutil.copy2(EXPLORED, site / "explore.json")
     (site / "selfcheck.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
     shutil.copytree(ROOT / "static", site / "static")
+    shutil.copy2(SHARED, site / "static" / SHARED.name)  # what the light page shares with the served app
     for css in ("diagrams.css", "explainer.css"):  # the app's own styles, for the pictures and controls
         shutil.copy2(ROOT / "app" / css, site / "static" / css)
 

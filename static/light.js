@@ -4,6 +4,7 @@
 // same Python at build time) is painted and stepped through; anything that needs Python (a switch) waits
 // for it and is then done in order.
 
+import { follow, joinGroup, watchHeight } from "./frame.js";
 import { startPython } from "./python.js";
 
 const PARTS = ["header", "tour", "player", "figure", "badges", "outcome", "lifecycles", "records", "switches"];
@@ -29,24 +30,21 @@ let timer = null;
 const shown = new Map(); // each part's HTML as last painted
 
 // ?view=NAME shows one figure with the player (the CSS hides the rest); ?group=NAME keeps the figures of
-// one article on one tick: each frame tells the others (same origin) the tick it moved to, and follows
-// theirs. A tick it was told is not told back, so a frame that plays is never pulled back by an echo.
+// one article on one tick (frame.js's joinGroup: what a told tick causes is not told back).
 const view = query.get("view");
 if (FIGURES.includes(view)) {
   root.classList.add(`figure-${view}`);
   if (view === "lifecycles") root.querySelector("details.fold[data-in~=lifecycles]").open = true;
 }
 const groupName = query.get("group") || "";
-const group = GROUP.test(groupName) && typeof BroadcastChannel !== "undefined"
-  ? new BroadcastChannel(`durable-work-explainer:${groupName}`) : null;
-if (group) {
-  group.onmessage = (event) => {
-    const tick = event.data && event.data.tick;
-    // Only a tick a run can have (1e21 is an integer too); the frame's own tick needs no step.
-    if (!Number.isInteger(tick) || !TICK.test(String(tick)) || String(tick) === root.dataset.tick) return;
-    act("go", String(tick), "", true);
-  };
-}
+const group = GROUP.test(groupName) ? joinGroup(groupName, {
+  isTick: (tick) => TICK.test(String(tick)),
+  now: () => Number(root.dataset.tick),
+  go: (tick) => act("go", String(tick), ""),
+}) : null;
+
+// Inside an article (an iframe): say how tall the content is, so the host can size the frame.
+const tellHeight = watchHeight(root);
 
 const say = (words, tone = "") => {
   status.textContent = words;
@@ -54,19 +52,7 @@ const say = (words, tone = "") => {
   status.hidden = !words;
 };
 
-// A strip that scrolls sideways (the diagram on a narrow screen) keeps its current tick in view: as little
-// scrolling as it takes. The served app's twin is in app/views/js/action_html.js.
-function follow() {
-  for (const strip of root.querySelectorAll(".follow-now")) {
-    const now = strip.querySelector(".now-column");
-    if (!now || strip.scrollWidth <= strip.clientWidth) continue;
-    const box = now.getBoundingClientRect(), frame = strip.getBoundingClientRect();
-    if (box.right > frame.right) strip.scrollLeft += Math.min(box.right - frame.right + 4, box.left - frame.left);
-    else if (box.left < frame.left) strip.scrollLeft -= frame.left - box.left + 4;
-  }
-}
-
-function paint(parts, told = false) {
+function paint(parts) {
   // The control that had the focus (a button pressed with the keyboard) has it again after the repaint.
   const focused = document.activeElement && root.contains(document.activeElement)
     ? document.activeElement.dataset.key : null;
@@ -78,10 +64,10 @@ function paint(parts, told = false) {
     }
   }
   if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
-  requestAnimationFrame(follow);
+  requestAnimationFrame(() => follow(root));
   const moved = root.dataset.tick !== String(parts.tick);
   root.dataset.tick = String(parts.tick);
-  if (group && moved && !told) group.postMessage({ tick: parts.tick });
+  if (group && moved) group.moved(parts.tick);
   root.dataset.painted = String(performance.now()); // for benchmarks/site_bench.py
   root.classList.remove("pending");
   // The link says where the reader is (Python's query), with this page's own layout flags kept.
@@ -106,11 +92,9 @@ async function openChapter(name, tick) {
   paint(frame(tick));
 }
 
-// ``told``: the step follows a tick another frame of the group announced, so it is not announced back.
-// Each step carries it to its own paint: told ticks may arrive faster than Python paints them.
-function act(action, value, part = "", told = false) {
+function act(action, value, part = "") {
   if (python) {
-    python("act", [action, value, part]).then((parts) => paint(parts, told), failed);
+    python("act", [action, value, part]).then(paint, failed);
     return;
   }
   // Before Python: the pre-rendered chapter's player and chapters; the rest (a switch, the tour's card)
@@ -120,10 +104,10 @@ function act(action, value, part = "", told = false) {
   const local = chapter && part !== "tour";
   if (local && Object.hasOwn(STEPS, action)) paint(frame(STEPS[action](tick)));
   else if (local && action === "last") paint(frame(chapter.ticks.length - 1));
-  else if (local && action === "go" && TICK.test(value)) paint(frame(Number(value)), told);
-  else if (local && action === "preset") openChapter(value, 0).catch(() => wait([action, value, part, told]));
+  else if (local && action === "go" && TICK.test(value)) paint(frame(Number(value)));
+  else if (local && action === "preset") openChapter(value, 0).catch(() => wait([action, value, part]));
   else {
-    wait([action, value, part, told]);
+    wait([action, value, part]);
     say("Python is still loading in your browser; this will be done as soon as it is ready.");
   }
 }
@@ -165,13 +149,7 @@ document.addEventListener("keydown", (event) => {
   act(action, "");
 });
 
-// Inside an article (an iframe): say how tall the content is, so the host can size the frame.
-function tellHeight() {
-  if (window.parent === window) return;
-  const height = Math.ceil(root.getBoundingClientRect().height) + 16;
-  window.parent.postMessage({ type: "durable-work-explainer:height", height }, "*");
-}
-new ResizeObserver(() => { tellHeight(); follow(); }).observe(root);
+new ResizeObserver(() => follow(root)).observe(root);
 
 // A link that only names a chapter and a tick is shown from the pre-render at once; any other (a
 // switch, a schedule, a tour) waits for Python, which reads every link the served app reads.
@@ -209,7 +187,7 @@ const started = () =>
       clearTimeout(noWord);
       python = ask;
       paint(first);
-      for (const [action, value, part, told] of pending.splice(0)) act(action, value, part, told);
+      for (const [action, value, part] of pending.splice(0)) act(action, value, part);
       root.dataset.queued = "0";
       root.dataset.python = "ready";
       say("");

@@ -12,6 +12,7 @@ becomes Pause keeps focus), and a range input being dragged is not redrawn under
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,12 +20,22 @@ import param
 from panel.custom import JSComponent
 
 JS = Path(__file__).with_name("js")  # the components' browser code, where a linter sees it
+SHARED = JS / "frame.js"  # what every page does in the browser; static/light.js imports it too
+_IMPORT = re.compile(r'^import \{[^}]*\} from "\./frame\.js";\n', re.M)
+
+
+def composed(name: str) -> str:
+    """A component's module: frame.js, then the component's own file without its import of it. Panel
+    loads a component's code as one module, which cannot import a file beside it; the light page's
+    script can, so the shared code is one file for both."""
+    own = (JS / name).read_text(encoding="utf-8")
+    return SHARED.read_text(encoding="utf-8") + "\n" + _IMPORT.sub("", own, count=1)
 
 
 class ActionHTML(JSComponent):
     html = param.String(default="", doc="The markup to show, from one of app.render's renderers.")
 
-    _esm = JS / "action_html.js"
+    _esm = composed("action_html.js")
 
     def __init__(self, on_action: Callable[[str, str], None], **params):
         super().__init__(**params)

@@ -17,6 +17,7 @@ import param
 from panel.custom import JSComponent
 
 from app.url import browser_table
+from app.views.action_html import composed
 
 JS = Path(__file__).with_name("js")  # the components' browser code, where a linter sees it
 
@@ -26,7 +27,7 @@ class Shortcuts(JSComponent):
     group = param.String(default="", doc="The group's name (?group=NAME), or none.")
     table = param.Dict(default=browser_table(), constant=True, doc="The keys and the tick's pattern.")
 
-    _esm = JS / "shortcuts.js"
+    _esm = composed("shortcuts.js")
 
     def __init__(self, on_action, **params):
         super().__init__(**params)

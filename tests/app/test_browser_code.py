@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from panel.custom import JSComponent
 
-from app.views.action_html import ActionHTML
+from app.views.action_html import SHARED, ActionHTML
 from app.views.shortcuts import Presenter, PrintHandout, Shortcuts
 from tests.conftest import ROOT
 
@@ -30,10 +30,37 @@ def test_each_script_parses(script):
     "component", [ActionHTML, Shortcuts, Presenter, PrintHandout], ids=lambda c: c.__name__
 )
 def test_each_component_loads_its_own_file(component: type[JSComponent]):
-    path = Path(component._esm)
-    assert path.is_file() and path.parent == ROOT / "app" / "views" / "js"
+    """Its own file, with the shared frame.js composed in front where it imports it (Panel loads a
+    component's code as one module, which cannot import the file beside it)."""
+    own = {ActionHTML: "action_html.js", Shortcuts: "shortcuts.js"}.get(component)
+    if own:
+        path = SHARED.parent / own
+        code = path.read_text(encoding="utf-8")
+        assert 'from "./frame.js";' in code
+        assert component._esm.startswith(SHARED.read_text(encoding="utf-8"))
+        assert component._esm.endswith(code.split('from "./frame.js";\n', 1)[1])
+    else:
+        path = Path(component._esm)
+        assert path.is_file()
+    assert path.parent == ROOT / "app" / "views" / "js"
     assert "export function render" in component._render_esm(compiled=False)
     assert component.__name__ in path.read_text(encoding="utf-8").splitlines()[0]
+
+
+def test_the_page_keeps_one_copy_of_what_both_pages_do_in_the_browser():
+    """Following the current tick, telling the host the height, following a group: frame.js alone has
+    them; the light page imports it, the served app's components carry it composed in front."""
+    assert 'from "./frame.js";' in (ROOT / "static" / "light.js").read_text(encoding="utf-8")
+    for script in SCRIPTS:
+        if script == SHARED:
+            continue
+        code = script.read_text(encoding="utf-8")
+        for copy in (
+            'querySelectorAll(".follow-now")',
+            "new BroadcastChannel",
+            "durable-work-explainer:height",
+        ):
+            assert copy not in code, (script.name, copy)
 
 
 def test_no_python_file_holds_a_component_s_code():

@@ -1,4 +1,7 @@
-// ActionHTML's browser side (app/views/action_html.py); Panel loads it as an ES module.
+// ActionHTML's browser side (app/views/action_html.py); Panel loads it as an ES module, with frame.js in
+// front.
+import { follow } from "./frame.js";
+
 export function render({ model }) {
   const root = document.createElement("div");
   root.className = "action-html";
@@ -8,21 +11,10 @@ export function render({ model }) {
     const active = root.getRootNode().activeElement;
     const key = active && root.contains(active) ? active.dataset.key : null;
     root.innerHTML = model.html;
-    requestAnimationFrame(follow);  // once laid out: the first draw happens before the root is attached
+    requestAnimationFrame(() => follow(root));  // once laid out: the first draw comes before the root is attached
     if (key) {
       const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
       if (again) again.focus();
-    }
-  };
-  // A strip that scrolls sideways (the diagram on a phone) keeps its current tick in view.
-  const follow = () => {
-    for (const strip of root.querySelectorAll(".follow-now")) {
-      const now = strip.querySelector(".now-column");
-      if (!now || strip.scrollWidth <= strip.clientWidth) continue;
-      // As little as it takes: the current column whole, and as much of the past as fits before it.
-      const box = now.getBoundingClientRect(), frame = strip.getBoundingClientRect();
-      if (box.right > frame.right) strip.scrollLeft += Math.min(box.right - frame.right + 4, box.left - frame.left);
-      else if (box.left < frame.left) strip.scrollLeft -= frame.left - box.left + 4;
     }
   };
   const send = (target) =>
@@ -62,7 +54,7 @@ export function render({ model }) {
   const release = () => { if (dragging) { dragging = false; if (stale) { stale = false; draw(); } } };
   window.addEventListener("pointerup", release);
   model.on("html", draw);
-  new ResizeObserver(() => follow()).observe(root);
+  new ResizeObserver(() => follow(root)).observe(root);
   model.on("remove", () => window.removeEventListener("pointerup", release));
   draw();
   return root;

@@ -1,0 +1,60 @@
+// FRAME: what every page of the explainer does in the browser, the served app's components and the light
+// page alike (the components get this module composed in front of their own code by
+// app/views/action_html.py's ``composed``; static/light.js imports it): keep a sideways strip's current
+// tick in view, tell the host page (an article's iframe) the content's height, and follow the ticks of
+// the other frames of a ?group=.
+
+// A strip that scrolls sideways (the diagram on a phone) keeps its current tick in view: as little
+// scrolling as it takes, the current column whole and as much of the past as fits before it.
+export function follow(root) {
+  for (const strip of root.querySelectorAll(".follow-now")) {
+    const now = strip.querySelector(".now-column");
+    if (!now || strip.scrollWidth <= strip.clientWidth) continue;
+    const box = now.getBoundingClientRect(), frame = strip.getBoundingClientRect();
+    if (box.right > frame.right) strip.scrollLeft += Math.min(box.right - frame.right + 4, box.left - frame.left);
+    else if (box.left < frame.left) strip.scrollLeft -= frame.left - box.left + 4;
+  }
+}
+
+// Inside a host page (an iframe), a message of ``kind`` to it; nothing when the page is on its own.
+export function tellHost(kind, data = {}) {
+  if (window.parent === window) return;
+  window.parent.postMessage({ type: `durable-work-explainer:${kind}`, ...data }, "*");
+}
+
+// The content's height, told to the host whenever it changes, so the frame fits it. The content root is
+// observed, not the body: the body is at least as tall as the frame, so a frame sized to it could grow
+// but never shrink.
+export function watchHeight(root) {
+  const height = () => tellHost("height", { height: Math.ceil(root.getBoundingClientRect().height) + 16 });
+  new ResizeObserver(height).observe(root);
+  height();
+  return height;
+}
+
+// ?group=NAME: the frames of one host page share a tick over a BroadcastChannel (same origin only). A
+// move that a told tick causes is not told back: a shorter chapter clamps a tick, and its echo would
+// pull back the frame that is playing. Told ticks can arrive faster than the page moves, so each is owed
+// one quiet move; a told tick that moves nothing here never is, so what is owed is forgotten a second
+// after the last. ``isTick`` says whether a value is a tick a run can have, ``now`` gives the page's own
+// tick, ``go`` moves there. The page calls ``moved(tick)`` after each move of its own tick.
+export function joinGroup(name, { isTick, now, go }) {
+  if (!name || typeof BroadcastChannel === "undefined") return null;
+  const channel = new BroadcastChannel(`durable-work-explainer:${name}`);
+  let owed = 0, forget = null;
+  channel.onmessage = (event) => {
+    const tick = event.data && event.data.tick;
+    if (!Number.isInteger(tick) || !isTick(tick) || tick === now()) return;
+    owed += 1;
+    clearTimeout(forget);
+    forget = setTimeout(() => { owed = 0; }, 1000);
+    go(tick);
+  };
+  return {
+    moved(tick) {
+      if (owed > 0) owed -= 1;
+      else channel.postMessage({ tick });
+    },
+    close() { channel.close(); },
+  };
+}
