@@ -248,6 +248,16 @@ def _explorer_with_workers(*args: str):
     return process, workers
 
 
+def _gone(workers: set[int], seconds: float = 10) -> bool:
+    """Whether every one of ``workers`` has ended within ``seconds``."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while _alive(workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not _alive(workers)
+
+
 def _end(process, workers) -> None:
     """Never leave an explorer or its workers running after a test."""
     import os
@@ -264,17 +274,13 @@ def _end(process, workers) -> None:
 @pytest.mark.slow
 def test_an_explorer_killed_with_sigkill_leaves_no_worker_holding_its_output():
     import signal
-    import time
 
     process, workers = _explorer_with_workers()
     try:
         process.send_signal(signal.SIGKILL)
         # Reading to the end needs every holder of the pipes gone: an orphaned worker would hang this.
         process.communicate(timeout=20)
-        deadline = time.monotonic() + 10
-        while _alive(workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not _alive(workers)
+        assert _gone(workers)
     finally:
         _end(process, workers)
 
@@ -283,16 +289,12 @@ def test_an_explorer_killed_with_sigkill_leaves_no_worker_holding_its_output():
 @pytest.mark.slow
 def test_sigterm_ends_the_explorer_like_ctrl_c_with_one_line_and_status_143():
     import signal
-    import time
 
     process, workers = _explorer_with_workers()
     try:
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=60)
-        deadline = time.monotonic() + 10
-        while _alive(workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not _alive(workers)
+        assert _gone(workers)
     finally:
         _end(process, workers)
     assert process.returncode == 143
