@@ -3,6 +3,7 @@
 It asks the model for everything it shows: the trace is computed once per switch change, never per tick,
 and every fact a view draws comes from that trace or from the model's analyses. The switch params are
 made from the model's declared settings (``model.switches.SETTINGS``), so a new switch needs nothing here.
+How a link is read and written (its flags, presets, notices) is ``app.url``'s: pure functions this uses.
 """
 
 from __future__ import annotations
