@@ -101,7 +101,10 @@ def outcome_rows(outcome: dict, trace: dict) -> list[tuple[str, str]]:
         ("accepted for the final report", _at(outcome["first_accepted_current_at"])),
         ("newsletter", newsletter),
         ("announcement for the final report confirmed", _at(outcome["announcement_confirmed_at"])),
-        ("invariants broken", ", ".join(outcome["invariants_broken"]) or "none"),
+        (
+            "invariants broken",
+            ", ".join(titles("invariants")[i] for i in outcome["invariants_broken"]) or "none",
+        ),
         ("finished", finished_words(outcome)),
     ]
 

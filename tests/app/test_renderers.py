@@ -107,3 +107,18 @@ def test_the_readers_records_lifecycles_and_text_name_no_hash(preset):
     assert "digest 1" in shown
     assert ("key A" in shown) == (PRESETS[preset].get("post_key", "per-operation") != "none")
     assert not HASH.search(re.sub(r'title="[^"]*"', "", shown))
+
+
+def test_the_outcome_names_broken_invariants_as_the_badges_do():
+    """A reader meets the badges' names, never the invariants' ids (stale-write, double-acceptance)."""
+    from app.content import titles
+    from app.render.outcome import outcome_html
+    from model import Switches, run, trace_dict
+
+    result = run(Switches(fencing="off", change="never"))
+    outcome, trace = result.outcome().to_dict(), trace_dict(result)
+    html = outcome_html(outcome, trace, trace["end_tick"])
+    broken = outcome["invariants_broken"]
+    assert len(broken) == 2
+    for invariant in broken:
+        assert titles("invariants")[invariant] in html and invariant not in html

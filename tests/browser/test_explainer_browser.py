@@ -9,6 +9,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from app.content import titles
 from app.state import PRESETS
 from model import Switches, run
 from model.explore import schedule_list, space_with
@@ -20,7 +21,9 @@ pytestmark = pytest.mark.browser
 
 
 def broken_line(outcome: dict) -> str:
-    return ", ".join(outcome["invariants_broken"]) or "none"
+    """The outcome's line of invariants broken: the badges' names, as a reader meets them."""
+    names = titles("invariants")
+    return ", ".join(names[i] for i in outcome["invariants_broken"]) or "none"
 
 
 def test_page_loads_with_no_console_errors(explainer, console_errors):
@@ -104,7 +107,7 @@ def test_url_round_trip_and_back_button(explainer):
     page.locator(".tick-now").wait_for()
     explainer.wait_tick(1)
     explainer.reveal()
-    expect(page.locator(".outcome-view")).to_contain_text("stale-write")
+    expect(page.locator(".outcome-view")).to_contain_text(titles("invariants")["stale-write"])
     page.go_back()  # to the URL before the step: fencing off at t0
     explainer.wait_tick(0)
     page.go_back()  # to the main trace
