@@ -155,7 +155,9 @@ def test_keyboard_only_control(explainer):
     page.keyboard.press("Enter")
     expect(page.locator("button.preset-pins-off")).to_have_attribute("aria-pressed", "true")
     explainer.reveal()
-    expect(page.locator(".outcome-view")).to_contain_text("superseded-accepted", timeout=15000)
+    expect(page.locator(".outcome-view")).to_contain_text(
+        titles("invariants")["superseded-accepted"], timeout=15000
+    )
 
 
 def test_playing_advances_by_itself_and_stops_at_the_end(explainer):
