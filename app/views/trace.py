@@ -10,8 +10,6 @@ import param
 from app.content import caption_html
 from app.render.controls import KEYS_LINE
 from app.render.diagram import tick_lines
-from app.render.lifecycles import lifecycles_html
-from app.render.records import records_html
 from app.views.action_html import ActionHTML
 from app.views.part import PageView
 
@@ -72,7 +70,7 @@ class TraceView(PageView):
             )
             panes.append(
                 self._bound(
-                    lambda trace, tick: records_lead + records_html(trace, tick),
+                    lambda trace, tick: records_lead + self.page.records_html(),
                     "records-view",
                 )
             )
@@ -83,7 +81,7 @@ class TraceView(PageView):
         scrub or another run jumps)."""
         forward = self._shown == (id(trace), tick - 1)
         self._shown = (id(trace), tick)
-        return lifecycles_html(trace, tick, animate=forward)
+        return self.page.lifecycles_html(animate=forward)
 
     def _bound(self, draw, css: str) -> pn.pane.HTML:
         """An HTML pane redrawn from the trace and the tick."""
