@@ -15,7 +15,6 @@ import json
 
 from app.page import PageModel
 from app.render.explore import against_html, wider_result_html
-from app.state import SPEEDS
 from model.explore import PROTECTIONS, explore_setting, parse_protections, schedule_list, space_with
 from model.switches import SwitchError
 
@@ -53,7 +52,7 @@ class LightPage:
             "tick": s.tick,
             "end": s.end_tick,
             "playing": s.playing,
-            "period": SPEEDS[s.speed],
+            "period": page.period(),
             "header": page.header_html(compact=True, chapters=True, editable=False),
             "player": page.player_html(badges_always=True),
             "figure": page.diagram_html(),

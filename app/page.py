@@ -13,13 +13,15 @@ from html import escape
 import param
 
 from app.content import caption_html, heading, markdown_html, text, title_and_body
-from app.render.controls import header_html, player_html, switches_html
-from app.render.diagram import diagram_html
+from app.render.before_after import before_after_html
+from app.render.controls import header_html, moments_html, player_html, switches_html
+from app.render.diagram import diagram_html, key_moments
 from app.render.lifecycles import lifecycles_html
 from app.render.outcome import badge_strip_html, badges_html, finished_text, outcome_html
 from app.render.records import records_html
-from app.state import PRESETS, SPEEDS, ReaderState
+from app.state import MOMENT_PAUSE, PRESETS, SPEEDS, ReaderState
 from app.tour import TourCard
+from model.analyses import compare_runs
 from model.schedule import FIELD_BY_ID
 
 
@@ -57,6 +59,9 @@ class PageModel(param.Parameterized):
                 s.apply_preset(value)
         elif action == "set":  # a switch, from the panel or a row of the diagram
             s.set_switch(value)
+        elif action == "compare":  # the reader hides the run before the last switch
+            if value == "off":
+                s.before = None
         elif action == "reveal":
             self.revealed = True
         elif action == "explain":
@@ -123,17 +128,29 @@ class PageModel(param.Parameterized):
             title, s.notices, shown, s.preset_name(), bool(s.tour), schedule, editable=editable
         )
 
+    def moments(self) -> list[tuple[int, str, str]]:
+        """The run's key moments, with where it parts from the run before a switch while that is kept."""
+        comparison = self.comparison()
+        return key_moments(self.state.trace, comparison["first"] if comparison else None)
+
+    def period(self) -> int:
+        """How long Play stays on the tick on show, in milliseconds: longer on a key moment, unless the
+        reader (a presenter who narrates) turned the pause off."""
+        s = self.state
+        moment = s.pause and any(t == s.tick for t, *_ in self.moments())
+        return SPEEDS[s.speed] + (MOMENT_PAUSE if moment else 0)
+
     def player_html(self, figure: bool = False, badges_always: bool = False, keys: bool = True) -> str:
-        """The player; a figure's has only the buttons and the scrubber. Otherwise a strip of badges follows
-        (on narrow screens only, unless ``badges_always``) and, without that strip, the keys' line."""
+        """The player, with the run's key moments as marks on its scrubber; a figure's has only the buttons
+        and the scrubber. Otherwise a strip of badges follows (on narrow screens only, unless
+        ``badges_always``) and, without that strip, the keys' line."""
         s = self.state
         if figure:
-            return player_html(s.tick, s.end_tick, s.playing, s.speed, [], keys=False)
+            return player_html(s.tick, s.end_tick, s.playing, s.speed, [], keys=False, moments=self.moments())
         strip = badge_strip_html(s.trace, s.tick, s.outcome, always=badges_always)
-        return (
-            player_html(s.tick, s.end_tick, s.playing, s.speed, list(SPEEDS), keys and not badges_always)
-            + strip
-        )
+        speeds, keys = list(SPEEDS), keys and not badges_always
+        player = player_html(s.tick, s.end_tick, s.playing, s.speed, speeds, keys, self.moments(), s.pause)
+        return player + strip
 
     def badges_html(self, interactive: bool = False) -> str:
         s = self.state
@@ -146,8 +163,23 @@ class PageModel(param.Parameterized):
         caption = caption_html("outcome", "outcome") if lead else ""
         return caption + outcome_html(s.outcome, s.trace, s.tick, reveal=self.ending_shown, offer=True)
 
+    def comparison(self) -> dict | None:
+        """The model's comparison of the run before the reader's last switch with this one, while it is
+        kept (``ReaderState.before``)."""
+        s = self.state
+        return compare_runs(s.before, s.trace) if s.before is not None else None
+
     def diagram_html(self, large: bool = False) -> str:
-        return diagram_html(self.state.trace, self.state.tick, large=large)
+        """The diagram at the tick; after a switch, the run before it under it, and where the two part."""
+        s = self.state
+        comparison = self.comparison()
+        moments = moments_html(s.tick, self.moments())
+        if comparison is None:
+            return diagram_html(s.trace, s.tick, large=large, under=moments)
+        under = moments + before_after_html(s.before, s.trace, s.tick, comparison)
+        return diagram_html(
+            s.trace, s.tick, large=large, before=s.before, parts_at=comparison["first"], under=under
+        )
 
     def lifecycles_html(self, animate: bool = False) -> str:
         return lifecycles_html(self.state.trace, self.state.tick, animate=animate)

@@ -8,6 +8,7 @@ How a link is read and written (its flags, presets, notices) is ``app.url``'s: p
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from urllib.parse import urlencode
 
 import param
@@ -20,6 +21,7 @@ from app.url import (  # noqa: F401  (PRESETS, SPEEDS, FIGURES, URL_PARAMS: wher
     FIGURES,
     LAYOUT_FLAGS,
     MAX_TICK_DIGITS,
+    MOMENT_PAUSE,
     PRESETS,
     SCHEDULE_DEFAULTS,
     SPEEDS,
@@ -57,6 +59,9 @@ class ReaderState(_Settings):
     tick = param.Integer(default=0, bounds=(0, None), doc="The tick on show, from t0 to the run's last tick.")
     playing = param.Boolean(default=False, doc="Whether the player advances one tick at a time by itself.")
     speed = param.Selector(objects=list(SPEEDS), default="1×", doc="How fast the player advances.")
+    pause = param.Boolean(
+        default=True, doc="Whether Play waits at each key moment for its caption to be read (?pause=0: not)."
+    )
     tab = param.Selector(objects=list(TAB_IDS), default=TAB_IDS[0], doc="Which view is open.")
     embed = param.Boolean(default=False, doc="The compact layout for an iframe in the article.")
     view = param.Selector(
@@ -74,10 +79,30 @@ class ReaderState(_Settings):
     trace = param.Dict(precedence=-1, doc="The model's trace for the current switches (trace_dict).")
     outcome = param.Dict(precedence=-1, doc="The model's outcome for the current switches (Outcome.to_dict).")
     notices = param.List(default=[], precedence=-1, doc="Messages for the reader, e.g. a bad URL value.")
+    before = param.Dict(
+        default=None,
+        allow_None=True,
+        precedence=-1,
+        doc="The run as it was before the reader's last change of a switch or the schedule (its trace), "
+        "kept beside the new one until the reader dismisses it or opens another chapter, link or tour step.",
+    )
 
     def __init__(self, **params):
+        self._new_story = True  # the first run is compared with nothing
         super().__init__(**params)
         self._rerun()
+        self._new_story = False
+
+    @contextmanager
+    def new_story(self):
+        """Changes that open another story (a chapter, a link, a tour step): the run they make is not
+        compared with the one before."""
+        self._new_story = True
+        try:
+            yield
+        finally:
+            self._new_story = False
+        self.before = None
 
     # --- the model's answer ------------------------------------------------------------------------
 
@@ -114,7 +139,10 @@ class ReaderState(_Settings):
     @param.depends(*ALL_SETTINGS, *SCHEDULE_IDS, watch=True)
     def _rerun(self) -> None:
         result = run(self.switches(), schedule=self.schedule())
+        previous = self.trace
         with param.parameterized.batch_call_watchers(self):
+            if previous is not None and not self._new_story:
+                self.before = previous
             self.trace = trace_dict(result)
             self.outcome = result.outcome().to_dict()
             self.playing = self.playing and self.tick < self.end_tick
@@ -165,6 +193,8 @@ class ReaderState(_Settings):
             self.go(int(value))
         elif action == "speed" and value in SPEEDS:
             self.speed = value
+        elif action == "pause" and value in ("on", "off"):
+            self.pause = value == "on"
         else:
             return False
         return True
@@ -172,7 +202,7 @@ class ReaderState(_Settings):
     def apply_preset(self, name: str) -> None:
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r}; the presets are: {', '.join(PRESETS)}")
-        with param.parameterized.batch_call_watchers(self):
+        with self.new_story(), param.parameterized.batch_call_watchers(self):
             self.playing = False
             self.param.update(**{**DEFAULTS, **SCHEDULE_DEFAULTS, **PRESETS[name]})
             self.tick = 0
@@ -211,7 +241,7 @@ class ReaderState(_Settings):
         fails: a bad value keeps the default and returns a notice naming the allowed values; unknown and
         repeated names are reported too. Notices are plain text: a view must escape them."""
         reading = read_query(search)
-        with param.parameterized.batch_call_watchers(self):
+        with self.new_story(), param.parameterized.batch_call_watchers(self):
             self.playing = False
             flags = dict(reading.flags)
             tick = flags.pop("tick")  # set once the run is known, so it can be checked against its end

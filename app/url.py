@@ -20,6 +20,7 @@ from model.schedule import text_of as schedule_text
 from model.switches import ALL_SETTINGS, allowed_values, quoted
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}  # milliseconds per tick
+MOMENT_PAUSE = 3000  # milliseconds more that Play stays on a key moment, for its caption to be read
 DEFAULTS: dict[str, str] = Switches().to_dict(advanced=True)
 
 #: Presets are chapters of the story: switch values that differ from the main trace.
@@ -64,8 +65,8 @@ class UrlFlag:
     default: object
 
     def text(self, value: object) -> str:
-        """The value as the link writes it: 1 for on, digits for a number, the name for a choice."""
-        return "1" if value is True else str(value)
+        """The value as the link writes it: 1 or 0 for a bit, digits for a number, the name for a choice."""
+        return ("1" if value else "0") if isinstance(value, bool) else str(value)
 
 
 def _tick(value: str) -> int:
@@ -104,6 +105,12 @@ def _bit(key: str) -> Callable[[str], bool]:
     return read
 
 
+def _pause(value: str) -> bool:
+    if value in ("0", "1"):
+        return value == "1"
+    raise BadValue(f"pause must be 0 or 1; got {quoted(value)}, so Play waits at each key moment.")
+
+
 #: The one table of the link's flags, in the order a link writes them: the served app, the converted app
 #: and the tests all read and write links through it (``ReaderState.to_query``, ``ReaderState.apply_query``).
 #: ``tour`` is read by ``_tour_pairs`` first, which checks the step number.
@@ -116,6 +123,7 @@ URL_FLAGS: tuple[UrlFlag, ...] = (
     UrlFlag("present", "present", _bit("present"), False),
     UrlFlag("print", "handout", _bit("print"), False),
     UrlFlag("group", "group", _group, ""),
+    UrlFlag("pause", "pause", lambda value: _pause(value), True),
 )
 _FLAG = {f.key: f for f in URL_FLAGS}
 #: Every param a link can set: what the served page watches to keep its address in step.

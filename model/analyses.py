@@ -177,3 +177,54 @@ def first_divergence(a: dict, b: dict) -> int | None:
         if happenings(ticks_a[tick]) != happenings(ticks_b[tick]):
             return tick
     return None
+
+
+def ticks_that_differ(a: dict, b: dict) -> list[int]:
+    """Every tick at which two traces do different things (as ``first_divergence`` judges a tick), up to
+    the longer run's end."""
+    ticks_a, ticks_b = a["ticks"], b["ticks"]
+
+    def happenings(ticks: list, tick: int) -> list | None:
+        return [(e["lane"], e["kind"]) for e in ticks[tick]["events"]] if tick < len(ticks) else None
+
+    return [
+        tick
+        for tick in range(max(len(ticks_a), len(ticks_b)))
+        if happenings(ticks_a, tick) != happenings(ticks_b, tick)
+    ]
+
+
+def compare_runs(before: dict, after: dict) -> dict:
+    """What changing the switches did to a run, from the two traces (``trace_dict`` data): which settings
+    differ, every tick at which the runs do different things (the first is where they part), each
+    invariant whose breach moved (its tick before and after, None for held), each run's last tick, and the
+    counts that differ at the end. The explainer draws this when a reader flips a switch, so the run that
+    was stays in view."""
+    differs = ticks_that_differ(before, after)
+    switched = [
+        {"switch": k, "before": v, "after": after["switches"].get(k)}
+        for k, v in before["switches"].items()
+        if after["switches"].get(k) != v
+    ]
+    breach = {
+        name: {i["id"]: i["breach"]["tick"] if i["breach"] else None for i in trace["invariants"]}
+        for name, trace in (("before", before), ("after", after))
+    }
+    counts = {name: trace["ticks"][-1]["counts"] for name, trace in (("before", before), ("after", after))}
+    return {
+        "switched": switched,
+        "schedule_changed": before.get("schedule") != after.get("schedule"),
+        "first": differs[0] if differs else None,
+        "differs": differs,
+        "invariants": [
+            {"id": i, "before": breach["before"].get(i), "after": breach["after"].get(i)}
+            for i in INVARIANT_IDS
+            if breach["before"].get(i) != breach["after"].get(i)
+        ],
+        "ends": {"before": before["end_tick"], "after": after["end_tick"]},
+        "counts": {
+            k: {"before": v, "after": counts["after"].get(k)}
+            for k, v in counts["before"].items()
+            if counts["after"].get(k) != v
+        },
+    }

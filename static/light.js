@@ -4,7 +4,7 @@
 // same Python at build time) is painted and stepped through; anything that needs Python (a switch) waits
 // for it and is then done in order.
 
-import { follow, joinGroup, watchHeight } from "./frame.js";
+import { follow, holdStill, joinGroup, watchHeight } from "./frame.js";
 import { startPython } from "./python.js";
 
 const PARTS = ["header", "tour", "player", "figure", "badges", "outcome", "lifecycles", "records", "switches"];
@@ -128,6 +128,7 @@ root.addEventListener("click", (event) => {
   const target = event.target.closest("[data-action]");
   if (!target || target.matches("input[type=range]")) return;
   if (!target.matches("input")) event.preventDefault(); // a radio (a tour answer) shows its choice at once
+  if (target.matches(".row-switch")) holdStill(root, target);
   act(target.dataset.action, target.dataset.value || "", partOf(target));
 });
 const partOf = (element) => (element.closest(".part")?.id || "").replace(/^part-/, "");
@@ -135,6 +136,7 @@ root.addEventListener("keydown", (event) => {
   const target = event.target.closest("[role=button][data-action]");
   if (target && (event.key === "Enter" || event.key === " ")) {
     event.preventDefault();
+    if (target.matches(".row-switch")) holdStill(root, target);
     act(target.dataset.action, target.dataset.value || "", partOf(target));
   }
 });

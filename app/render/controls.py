@@ -93,9 +93,19 @@ PLAYER_BUTTONS = (
 )
 
 
-def player_html(tick: int, end: int, playing: bool, speed: str, speeds: list[str], keys: bool = True) -> str:
+def player_html(
+    tick: int,
+    end: int,
+    playing: bool,
+    speed: str,
+    speeds: list[str],
+    keys: bool = True,
+    moments: list[tuple[int, str, str]] = (),
+    pause: bool | None = None,
+) -> str:
     """The player; ``keys`` adds the line that names the keyboard shortcuts; no ``speeds``, no speed group
-    (a figure's compact player)."""
+    (a figure's compact player). The run's key ``moments`` (tick, mark, words) are marks on the scrubber
+    that jump there; ``pause`` (unless None) is a toggle for whether Play waits at each of them."""
     buttons = []
     for action, icon, word in PLAYER_BUTTONS:
         if action == "toggle":
@@ -105,28 +115,99 @@ def player_html(tick: int, end: int, playing: bool, speed: str, speeds: list[str
             f'<button type="button" class="{css}" data-action="{action}" data-key="{action}">'
             f'<span aria-hidden="true">{icon}</span> {word}</button>'
         )
+    return (
+        f'<div class="player">{"".join(buttons)}</div>'
+        + playbar_html(tick, end, speed, speeds, moments, pause)
+        + (KEYS_LINE if keys else "")
+    )
+
+
+def playbar_html(
+    tick: int,
+    end: int,
+    speed: str,
+    speeds: list[str],
+    moments: list[tuple[int, str, str]],
+    pause: bool | None,
+) -> str:
+    """The tick on show, the scrubber with its key moments, and the speeds (none: no speed group)."""
     speed_buttons = "".join(
         f'<button type="button" class="option{" chosen" if s == speed else ""}" '
         f'aria-pressed="{str(s == speed).lower()}" '
         f'data-action="speed" data-value="{escape(s)}" data-key="speed-{escape(s)}">{escape(s)}</button>'
         for s in speeds
     )
+    marks = "".join(f'<option value="{t}" label="t{t}: {escape(words)}"></option>' for t, _, words in moments)
+    listed = ' list="key-moments"' if moments else ""
+    speeds_html = (
+        f'<div class="speed" role="group" aria-label="Speed"><span class="speed-label">Speed</span>'
+        f"{speed_buttons}{_pause_button(pause)}</div>"
+        if speeds
+        else ""
+    )
     return (
-        f'<div class="player">{"".join(buttons)}</div>'
         '<div class="playbar">'
         f'<span class="tick-text"><span class="tick-now">t{tick}</span> <span class="tick-end">/ '
         f"t{end}</span></span>"
+        '<div class="scrubber">'
         f'<label class="scrub"><span class="sr-only">Tick</span><input type="range" min="0" max="{end}" '
-        'step="1" '
+        f'step="1"{listed} '
         f'value="{tick}" data-action="go" data-key="scrub" aria-valuetext="Tick t{tick} of t{end}"></label>'
-        + (
-            f'<div class="speed" role="group" aria-label="Speed"><span class="speed-label">Speed</span>'
-            f"{speed_buttons}</div>"
-            if speeds
-            else ""
+        + (f'<datalist id="key-moments">{marks}</datalist>' if moments else "")
+        + moment_marks_html(tick, end, moments)
+        + f"</div>{speeds_html}</div>"
+    )
+
+
+def _pause_button(pause: bool | None) -> str:
+    if pause is None:
+        return ""
+    return (
+        f'<button type="button" class="option{" chosen" if pause else ""}" '
+        f'aria-pressed="{str(pause).lower()}" '
+        f'data-action="pause" data-value="{"off" if pause else "on"}" data-key="pause" '
+        'title="Play waits a few seconds at each key moment, so its caption can be read">'
+        "Wait at key moments</button>"
+    )
+
+
+def moment_marks_html(tick: int, end: int, moments: list[tuple[int, str, str]]) -> str:
+    """The key moments as marks under the scrubber's track, each at its tick and a button that jumps
+    there, named in words ("t8: #1 fenced"). The strip is one line tall whatever the run, so nothing under
+    it moves when a switch changes the moments."""
+    from app.render.diagram import SYMBOL  # the diagram's marks; it imports this module's words
+
+    marks = []
+    for t, mark, words in moments:
+        symbol, css = SYMBOL[mark]
+        # The range's thumb is about 16 px wide: its centre runs from 8 px to the width less 8 px.
+        where = f"calc({t / max(end, 1):.4f} * (100% - 16px) + 8px)"
+        said = escape(f"t{t}: {words}")
+        marks.append(
+            f'<button type="button" class="moment-mark {css}{" now" if t == tick else ""}" '
+            f'style="left: {where}" data-action="go" data-value="{t}" data-key="moment-mark-{t}" '
+            f'aria-label="Key moment {said}" title="{said}"><span aria-hidden="true">{symbol}</span></button>'
         )
-        + "</div>"
-        + (KEYS_LINE if keys else "")
+    return f'<div class="moment-marks" role="group" aria-label="Key moments">{"".join(marks)}</div>'
+
+
+def moments_html(tick: int, moments: list[tuple[int, str, str]]) -> str:
+    """The key moments in words, as buttons that jump to their tick, each with its mark (the one on show
+    is marked as the current step): the diagram's history, under it."""
+    from app.render.diagram import SYMBOL  # the diagram's marks; it imports this module's words
+
+    items = []
+    for t, mark, words in moments:
+        symbol, css = SYMBOL[mark]
+        current = ' aria-current="step"' if t == tick else ""
+        items.append(
+            f'<li><button type="button" class="moment{" now" if t == tick else ""}" data-action="go" '
+            f'data-value="{t}" data-key="moment-{t}"{current}><span class="mark {css}" aria-hidden="true">'
+            f"{symbol}</span> t{t} {escape(words)}</button></li>"
+        )
+    return (
+        '<div class="moments-list"><strong id="moments-head">Key moments:</strong> '
+        f'<ol class="moments" aria-labelledby="moments-head">{"".join(items)}</ol></div>'
     )
 
 
@@ -163,8 +244,10 @@ def header_html(
     the ``chapters`` (none: no buttons), the words of the chapter on show (``preset``), and a note when
     the run is not on the article's schedule (``schedule_words``; ``editable`` offers the Explore view)."""
     # In the tour, the step's own words say what to watch; the chapter's would say it twice.
-    shown = preset and not in_tour
-    chapter = f'<div class="preset-text">{markdown_html(text("presets", preset))}</div>' if shown else ""
+    # Off a chapter, a paragraph of the same kind keeps its place: what is under it (the diagram, whose row
+    # names are switches) does not move when a switch is flipped.
+    words = text("presets", preset) if preset else text("captions", "own-run")
+    chapter = "" if in_tour else f'<div class="preset-text">{markdown_html(words)}</div>'
     buttons = presets_html(chapters, preset) if chapters else ""
     note = schedule_note_html(schedule_words, editable) if schedule_words else ""
     return title + notice_html(notices) + buttons + chapter + note

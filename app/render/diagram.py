@@ -13,6 +13,7 @@ Every word comes from the trace (the model's events and what they carried) and `
 
 from __future__ import annotations
 
+import math
 import textwrap
 from dataclasses import dataclass
 from html import escape
@@ -26,6 +27,7 @@ from model.switches import allowed_values
 from model.trace import MINOR_KINDS
 
 STORES = "stores"  # the protected stores share one row: they hold one epoch
+JOURNAL = "journal"  # a row of what the journal holds, not of what it does (its answers are the stores')
 #: The eight marks: (id, symbol, css class). A past cell shows the mark of its most telling event.
 MARKS = (
     ("broken", "▲", "bad"),
@@ -59,7 +61,7 @@ SEND = {
 }
 # Geometry, in px: a past tick's column, a line of text, a row's padding, the top margin, generous widths
 # of a character (plain, bold) and of a mark before its words.
-PAST, LINE, PAD, TOP, CHAR, BOLD, MARK_WIDTH = 26, 15, 1, 12, 6.8, 8.0, 17
+PAST, LINE, PAD, TOP, CHAR, BOLD, SMALL, MARK_WIDTH = 26, 15, 1, 12, 6.8, 8.0, 6.3, 17
 WRAP = 32  # characters a line of the current column holds
 
 
@@ -79,10 +81,11 @@ class Item:
 
 
 def lanes_of(trace: dict) -> list[str]:
-    """The rows: the report, the controller, each attempt, the stores, the feed, the newsletter."""
+    """The rows: the report, the controller, each attempt, the journal's records, the stores, the feed, the
+    newsletter."""
     seen = {e["lane"] for f in trace["ticks"] for e in f["events"]}
     attempts = sorted((s for s in seen if s.startswith("attempt")), key=lambda s: int(s.split("#")[1]))
-    return ["report", "controller", *attempts, STORES, "feed", "newsletter"]
+    return ["report", "controller", *attempts, JOURNAL, STORES, "feed", "newsletter"]
 
 
 def receiver(event: dict) -> str:
@@ -160,12 +163,59 @@ def items_of(
     return items, messages
 
 
+def journal_items(frame: dict) -> list[Item]:
+    """The journal's row at this tick: every record it holds as the tick leaves it (its step, the versions
+    whose input it was computed from, the token that wrote it). At a tick where a successor plans its
+    work, each step's latest record also says whether it was reused, and why not: the decision the
+    journal exists for, drawn where the records are."""
+    said = sections("diagram")
+    records = frame["records"]["journal"]
+    if not records:
+        return [Item(JOURNAL, "", said["journal empty"])]
+    restored = {
+        part.split()[0]: e["carries"].get("by", "")
+        for e in frame["events"]
+        if e["kind"] == "restore"
+        for part in e["carries"].get("parts", "").split(", ")
+        if part
+    }
+    planned = [e for e in frame["events"] if e["kind"] == "plan"]
+    latest = {r["step"]: n for n, r in enumerate(records)}
+    pin = next(
+        (a["pin"] for a in frame["attempts"] if planned and a["attempt"] == planned[0]["attempt"]), None
+    )
+    items = []
+    for n, record in enumerate(records):
+        versions = record["part"]["computed_from"] if record.get("part") else []
+        fields = {
+            "step": record["step"],
+            "versions": "=".join(versions) or "?",
+            "token": record["token"],
+            "pin": pin or "",
+            "report": frame["report"],
+        }
+        line = said["journal record"] + ("" if record.get("input_hash") else " " + said["journal no hash"])
+        if planned and latest[record["step"]] == n:
+            if record["step"] in restored:
+                by = "restored by name" if restored[record["step"]] == "step name" else "restored"
+                line += said[f"journal {by}"]
+            elif pin and pin not in versions:
+                line += said["journal changed"]
+            else:
+                line += said["journal redone"]
+        items.append(Item(JOURNAL, "saved", " ".join(line.format(**fields).split())))
+    return items
+
+
 def lane_name(lane: str, frame: dict) -> tuple[str, str]:
     """A row's name, and what it holds at this tick (the report's version, a token, the epoch)."""
     if lane == "report":
         return "report", frame["report"]
     if lane == STORES:
         return "stores", f"epoch {frame['epoch']}"
+    if lane == JOURNAL:
+        n = len(frame["records"]["journal"])
+        return JOURNAL, sections("diagram")["journal holds"].format(n=n) if n else ""
     if lane.startswith("attempt"):
         return lane.removeprefix("attempt "), _token_of(lane, frame)
     return lane, ""
@@ -177,19 +227,20 @@ def _token_of(lane: str, frame: dict) -> str:
     return f"token {tokens[lane]}" if lane in tokens else ""
 
 
-def past_marks(trace: dict, tick: int) -> dict[tuple[int, str], tuple[str, str]]:
-    """For each (tick, row) before ``tick``: the most telling mark and every event there, in words."""
-    cells: dict[tuple[int, str], list[dict]] = {}
+def past_marks(trace: dict, tick: int) -> dict[tuple[int, str], tuple[str, list[str]]]:
+    """For each (tick, row) before ``tick``: the most telling mark, and every line the diagram wrote there
+    when that tick was the current one (its own words: no hash, keys by their letters)."""
+    keys, broken = key_names(trace), breaches_at(trace)
+    cells: dict[tuple[int, str], list[Item]] = {}
     for frame in trace["ticks"][:tick]:
-        for event in frame["events"]:
-            if event["kind"] not in MINOR_KINDS:
-                cells.setdefault((frame["tick"], receiver(event)), []).append(event)
+        for item in items_of(frame, keys, broken)[0]:
+            cells.setdefault((frame["tick"], item.lane), []).append(item)
     return {
         where: (
-            min((MARK_OF_KIND.get(e["kind"], "work") for e in events), key=RANK.__getitem__),
-            "; ".join(f"{e['actor']} {e['text']}" for e in events),
+            min((i.mark for i in items if i.mark), key=RANK.__getitem__, default="work"),
+            [i.words for i in items],
         )
-        for where, events in cells.items()
+        for where, items in cells.items()
     }
 
 
@@ -226,24 +277,32 @@ class Layout:
         return self.name_width + PAST * t + (self.wide - PAST if t > tick else 0)
 
 
-def layout_of(trace: dict, tick: int) -> Layout:
-    """Each row as tall as this tick's lines need (two at least: its name and what it holds); the columns
-    as wide as the run ever needs, so stepping never moves a tick sideways. An attempt's row is there from
-    its admission on."""
+def layout_of(trace: dict, tick: int, beside: dict | None = None) -> Layout:
+    """Each row as tall as this tick's lines need (two at least: its name and what it holds; three for a
+    row that is a switch, which says its value); the columns as wide as the run ever needs, so stepping
+    never moves a tick sideways. An attempt's row is there from its admission on. With ``beside`` (the
+    run a reader is comparing with), each row is as tall as either run needs at this tick, so flipping a
+    switch back and forth does not move the rows under the pointer."""
     lanes, keys = lanes_of(trace), key_names(trace)
-    lines = dict.fromkeys(lanes, 2)
+    lines = {lane: 3 if lane in ROW_SWITCH else 2 for lane in lanes}
     longest, most_messages, names = 10, 0, 0
     breaches = breaches_at(trace)
     for frame in trace["ticks"]:
         items, messages = items_of(frame, keys, breaches)
+        items += journal_items(frame)
         if frame["tick"] == tick:
             now = (items, messages)
+            for lane in lanes:
+                lines[lane] = max(lines[lane], sum(len(i.lines) for i in items if i.lane == lane))
         for lane in lanes:
-            if frame["tick"] == tick:
-                lines[lane] = max(2, sum(len(i.lines) for i in items if i.lane == lane))
             names = max(names, *map(len, lane_name(lane, frame)))
         longest = max([longest, *(len(line) for i in items for line in i.lines)])
         most_messages = max(most_messages, len(messages))
+    if beside is not None and tick < len(beside["ticks"]):
+        frame = beside["ticks"][tick]
+        items = items_of(frame, key_names(beside), breaches_at(beside))[0] + journal_items(frame)
+        for lane in lanes:
+            lines[lane] = max(lines[lane], sum(len(i.lines) for i in items if i.lane == lane))
     admitted = {f"attempt #{a['attempt']}" for a in trace["ticks"][tick]["attempts"]}
     lanes = [lane for lane in lanes if not lane.startswith("attempt") or lane in admitted]
     top, y = {}, TOP
@@ -253,7 +312,7 @@ def layout_of(trace: dict, tick: int) -> Layout:
     height = {lane: PAD + LINE * lines[lane] for lane in lanes}
     gutter = 12 + 9 * most_messages
     wide = gutter + MARK_WIDTH + CHAR * longest + 10
-    name_width = BOLD * names + 18
+    name_width = math.ceil(max(BOLD * names, SMALL * max(map(len, ROW_SWITCH_WORDS())))) + 18
     width = name_width + PAST * trace["end_tick"] + wide + 6
     return Layout(lanes, top, height, name_width, wide, gutter, width, y, keys, breaches, *now)
 
@@ -261,33 +320,48 @@ def layout_of(trace: dict, tick: int) -> Layout:
 SYMBOL = {mark: (symbol, css) for mark, symbol, css in MARKS}
 
 
-def diagram_svg(trace: dict, tick: int, caption: str = "", large: bool = False) -> str:
+def diagram_svg(
+    trace: dict,
+    tick: int,
+    caption: str = "",
+    large: bool = False,
+    *,
+    beside: dict | None = None,
+    parts_at: int | None = None,
+    toggles: bool = True,
+    ids: str = "diagram",
+) -> str:
     """The diagram at ``tick``: the past compact, the current tick written out, the future empty.
 
     Two drawings of one layout side by side: the rows' names, which stay put, and the ticks, in a strip
     that scrolls sideways when the screen is narrower than the run (keeping the current tick in view).
-    ``large`` draws it bigger (presenter mode: the stylesheet scales it with the screen)."""
-    at = layout_of(trace, tick)
+    ``large`` draws it bigger (presenter mode: the stylesheet scales it with the screen). When a reader
+    compares two runs, ``beside`` is the other run (the rows are as tall as either needs), ``parts_at``
+    the tick where they part (a dashed line), and the other run's own drawing has no ``toggles`` and its
+    own ``ids``."""
+    at = layout_of(trace, tick, beside)
     frame = trace["ticks"][tick]
     label = f"Space-time diagram at t{tick}. {caption}".strip()
     height, body = at.bottom + 17, at.width - at.name_width
+    switches = (trace.get("switches") or {}) if toggles else None
     names = [_svg(0, at.name_width, height, "diagram diagram-names", 'role="group" aria-label="Rows"'),
-             *_rows(at, frame, trace.get("switches") or {})]  # fmt: skip
+             *_rows(at, frame, switches)]  # fmt: skip
     ticks = [
         _svg(at.name_width, body, height, "diagram", f'role="img" aria-label="{escape(label)}"'),
-        '<defs><marker id="diagram-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+        f'<defs><marker id="{ids}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
         'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" class="arrow-head"/></marker></defs>',
         *_bands(at),
         f'<rect class="now-column" x="{at.x(tick, tick):.1f}" y="{TOP - 6}" width="{at.wide:.1f}" '
         f'height="{at.bottom - TOP + 6:.1f}"/>',
-        *_axis(at, trace["end_tick"], tick),
+        *_axis(at, trace["end_tick"], tick, parts_at),
         *_past(at, trace, tick),
-        *_current(at, tick),
+        *_current(at, tick, ids),
     ]
     return (
         f'<div class="diagram-rows{" large" if large else ""}">{"".join(names)}</svg>'
         f'<div class="diagram-scroll follow-now" tabindex="0" role="region" aria-label="Ticks t0 to '
-        f't{trace["end_tick"]}">{"".join(ticks)}</svg></div></div>'
+        f't{trace["end_tick"]}{"" if toggles else ", the run before your change"}">{"".join(ticks)}</svg>'
+        "</div></div>"
     )
 
 
@@ -308,57 +382,86 @@ def _bands(at: Layout) -> list[str]:
     ]
 
 
-#: A row's name is a switch, as a node is in RaftScope: clicking it (or Enter on it) changes the story.
-ROW_SWITCH = {"report": "change", "controller": "pins", "attempt #1": "silent", STORES: "fencing",
+#: A row's name is a switch, as a node is in RaftScope: clicking it (or Enter on it) flips the setting a
+#: reader would guess from the row (content/diagram.md says why each, and why the controller has none).
+ROW_SWITCH = {"report": "change", "attempt #1": "silent", JOURNAL: "checkpoints", STORES: "fencing",
               "feed": "post_key", "newsletter": "newsletter"}  # fmt: skip
 
 
-def _rows(at: Layout, frame: dict, switches: dict[str, str]) -> list[str]:
-    """The rows' names, with what each holds at this tick; a name that is a switch says which."""
+def row_switch_words(setting: str) -> dict[str, str]:
+    """A row switch's values as its row says them (short: the names' column is narrow on a phone)."""
+    lines = sections("diagram")[f"row {setting}"].splitlines()
+    return dict(line.split(": ", 1) for line in lines if ": " in line)
+
+
+def ROW_SWITCH_WORDS() -> list[str]:  # noqa: N802  (a table, computed once the content is read)
+    """Every third line a row switch can show, so the names' column is as wide whatever the values."""
+    return [f"⇄ {w}" for setting in ROW_SWITCH.values() for w in row_switch_words(setting).values()]
+
+
+def _rows(at: Layout, frame: dict, switches: dict[str, str] | None) -> list[str]:
+    """The rows' names, with what each holds at this tick; a name that is a switch (unless ``switches``
+    is None: a drawing of another run) says which, and its value, on a third line."""
     out = _bands(at)
     for lane in at.lanes:
         name, holds = lane_name(lane, frame)
+        setting = ROW_SWITCH.get(lane) if switches is not None else None
+        value = ""
+        if setting:
+            current = switches.get(setting, allowed_values(setting)[0])
+            value = f"⇄ {row_switch_words(setting).get(current, current)}"
         x = at.name_width - 10
-        # One text of two lines, so what it says reads as "stores epoch 42" (its button's name starts so).
+        # One text of several lines, so what it says reads as "stores epoch 42" (its button's name starts so).
         lines = " ".join(
             f'<tspan class="{css}" x="{x:.1f}" y="{_line_y(at, lane, line):.1f}">{escape(words)}</tspan>'
-            for css, words, line in (("lane", name, 0), ("holds", holds, 1))
+            for css, words, line in (("lane", name, 0), ("holds", holds, 1), ("row-value", value, 2))
             if words
         )
         texts = f'<text class="row-name" text-anchor="end">{lines}</text>'
-        if lane in ROW_SWITCH:  # the whole name cell takes the click, not only the letters
+        if setting:  # the whole name cell takes the click, not only the letters
             hit = (f'<rect class="hit" x="0" y="{at.top[lane]:.1f}" width="{at.name_width:.1f}" '
                    f'height="{at.height[lane]:.1f}" fill="transparent" pointer-events="all"/>')  # fmt: skip
-            texts = _toggle(lane, switches, hit + texts, f"{name} {holds}".strip())
+            texts = _toggle(lane, switches, hit + texts, f"{name}, {holds}".strip(", "))
         out.append(texts)
     return out
 
 
 def _toggle(lane: str, switches: dict[str, str], drawn: str, shown: str) -> str:
-    """A row's name as a button for its switch: its name says what it shows (``shown``) and then, in
-    words, the switch and the value a click sets."""
+    """A row's name as a button for its switch: its name says what the row shows (``shown``), then the
+    switch and its value in words, and what a click sets."""
     setting = ROW_SWITCH[lane]
     values = allowed_values(setting)
     current = switches.get(setting, values[0])
     following = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
     title = titles("switches").get(setting, setting)
     now = value_words(setting, current) if current in values else current
-    said = f"{shown}: {title} is {now}; click for {value_words(setting, following)}"
+    said = f"{shown}. {title}: {now}. Click to switch to {value_words(setting, following)}."
     return (
-        f'<g class="row-switch" role="button" tabindex="0" data-action="set" '
+        f'<g class="row-switch" role="button" tabindex="0" data-action="set" data-key="row-{lane}" '
         f'data-value="{setting}={following}" aria-label="{escape(said)}"><title>{escape(said)}</title>'
         f"{drawn}</g>"
     )
 
 
-def _axis(at: Layout, end: int, tick: int) -> list[str]:
+def _axis(at: Layout, end: int, tick: int, parts_at: int | None = None) -> list[str]:
+    """The ticks' names under the columns; where two runs part, a dashed line down that column and its
+    name marked ("t8 ≠"), so the place is not told by colour alone."""
     out = []
     for t in range(end + 1):
         x = at.x(t, tick) + (PAST / 2 if t != tick else 12)
         css = "tick now-tick" if t == tick else ("tick later" if t > tick else "tick")
         anchor = "start" if t == tick else "middle"
+        name = f"t{t}"
+        if t == parts_at:
+            css += " parts"
+            name += " ≠" if t == tick else "≠"
+            left = at.x(t, tick) - 1
+            out.append(
+                f'<line class="parts-line" x1="{left:.1f}" x2="{left:.1f}" y1="{TOP - 8}" '
+                f'y2="{at.bottom:.1f}"/>'
+            )
         out.append(
-            f'<text class="{css}" x="{x:.1f}" y="{at.bottom + 13:.1f}" text-anchor="{anchor}">t{t}</text>'
+            f'<text class="{css}" x="{x:.1f}" y="{at.bottom + 13:.1f}" text-anchor="{anchor}">{name}</text>'
         )
     return out
 
@@ -381,22 +484,25 @@ def _past(at: Layout, trace: dict, tick: int) -> list[str]:
             out.append(
                 f'<line class="past-message" x1="{x + 9:.1f}" x2="{x + 9:.1f}" y1="{y1:.1f}" y2="{y2:.1f}"/>'
             )
-    for (t, lane), (mark, said) in past_marks(trace, tick).items():
+    for (t, lane), (mark, lines) in past_marks(trace, tick).items():
         if lane not in at.top:
             continue
-        if (t, lane) in at.broken:
-            mark = "broken"
         symbol, css = SYMBOL[mark]
-        x = at.x(t, tick) + PAST / 2
+        x, y = at.x(t, tick) + PAST / 2, _line_y(at, lane, 0)
+        said = f"t{t}, {lane_name(lane, trace['ticks'][t])[0]}: {'; '.join(lines)}"
+        # A cell where several things happened says how many beside its mark (the tooltip lists them).
+        more = f'<tspan class="count" dx="1" dy="-5">{len(lines)}</tspan>' if len(lines) > 1 else ""
         out.append(
-            f'<text class="mark {css}" x="{x:.1f}" y="{_line_y(at, lane, 0):.1f}" text-anchor="middle">'
-            f"<title>t{t}: {escape(said)}</title>{symbol}</text>"
+            f'<text class="mark {css}" x="{x:.1f}" y="{y:.1f}" text-anchor="middle">'
+            f"<title>{escape(said)}</title>{symbol}{more}</text>"
         )
     return out
 
 
-def _current(at: Layout, tick: int) -> list[str]:
-    """The current tick written out: each row's lines, and each message as an arrow between them."""
+def _current(at: Layout, tick: int, ids: str = "diagram") -> list[str]:
+    """The current tick written out: each row's lines, and each message as an arrow between them, along
+    which a dot travels from the sender to the receiver as the tick is drawn (not under reduced motion:
+    the stylesheet hides it)."""
     left = at.x(tick, tick)
     out, line_of, ends = [], dict.fromkeys(at.lanes, 0), {}
     for item in at.items:
@@ -424,9 +530,12 @@ def _current(at: Layout, tick: int) -> list[str]:
         # From the sender's words, along the gutter, into the receiver's words: the arrow ends where the
         # answer is written.
         x, text_x = left + 8 + 9 * n, left + at.gutter - 3
+        route = f"M{text_x:.1f},{y1:.1f} H{x:.1f} V{y2:.1f} H{text_x:.1f}"
+        out.append(f'<path class="message" d="{route}" marker-end="url(#{ids}-arrow)"/>')
         out.append(
-            f'<path class="message" d="M{text_x:.1f},{y1:.1f} H{x:.1f} V{y2:.1f} H{text_x:.1f}" '
-            'marker-end="url(#diagram-arrow)"/>'
+            f'<circle class="travel" r="3.5" cx="0" cy="0" aria-hidden="true"><animateMotion dur="0.8s" '
+            f'fill="freeze" path="{route}"/><animate attributeName="opacity" from="1" to="0" begin="0.8s" '
+            'dur="0.4s" fill="freeze"/></circle>'
         )
     return out
 
@@ -438,7 +547,8 @@ def legend_html() -> str:
         f'<li><span class="mark {css}" aria-hidden="true">{symbol}</span> {escape(words["mark " + m])}</li>'
         for m, symbol, css in MARKS
     )
-    return f'<ul class="legend" aria-label="What the diagram\'s marks mean">{items}</ul>'
+    switches = f'<p class="legend-note">{escape(words["mark switch"])}</p>'
+    return f'<ul class="legend" aria-label="What the diagram\'s marks mean">{items}</ul>{switches}'
 
 
 #: Which event a tick's caption is about, most telling first (content/ticks.md has one sentence each).
@@ -451,7 +561,9 @@ CAPTION_ORDER = (
 
 
 def tick_caption(trace: dict, tick: int) -> str:
-    """One sentence on why this tick matters: an invariant broken now, else its most telling event."""
+    """Why this tick matters: an invariant broken now, else its most telling event; then, in a short
+    sentence each, any other key moment of the tick the first sentence does not name (a death in the tick
+    a post is applied, a correction in the tick a successor is admitted)."""
     frame = trace["ticks"][tick]
     events = sorted((e for e in frame["events"] if e["kind"] in CAPTION_ORDER), key=_telling)
     broken = [i["id"] for i in trace["invariants"] if i["breach"] and i["breach"]["tick"] == tick]
@@ -463,27 +575,87 @@ def tick_caption(trace: dict, tick: int) -> str:
         if event["lane"] == top["lane"]:
             fields |= {k: v for k, v in _fields(event, keys).items() if v and not fields.get(k)}
     fields |= {"report": frame["report"]} | ({} if fields["epoch"] else {"epoch": str(frame["epoch"])})
+    fields |= _context(frame)
     section = f"breach {broken[0]}" if broken else _section(top, frame, trace)
-    return " ".join(sections("ticks")[section].format(**fields).split())
+    said = [sections("ticks")[section].format(**fields)]
+    named = {top["kind"], *COVERS.get(section, ())}
+    for event in frame["events"]:
+        kind = event["kind"]
+        if kind in MOMENT_KINDS and kind not in named:
+            named.add(kind)
+            said.append(sections("ticks")[f"also {kind}"].format(**_fields(event, keys) | _context(frame)))
+    return " ".join(" ".join(said).split())
 
 
-def _telling(event: dict) -> int:
+#: The key moments a tick's first sentence already names, by its section (besides the top event's own).
+COVERS = {
+    "write-rejected": ("fenced",),
+    "breach stale-write": ("stale-write-applied",),
+    "breach superseded-accepted": ("accepted",),
+    "breach double-acceptance": ("accepted",),
+    "breach dependant-misled": ("newsletter-start",),
+    "post-applied died": ("died",),
+    "post-applied confirmed": ("confirmed",),
+    "admission unknown": ("unknown",),
+    "admission unknown unfenced": ("unknown",),
+    "admission finish": ("unknown",),
+}
+
+
+def _context(frame: dict) -> dict[str, str]:
+    """What a caption may say beyond its event: who was suspected, what a successor restored, and what
+    the digest the newsletter took was accepted for."""
+    suspect = next((e["label"].split()[0] for e in frame["events"] if e["kind"] == "unknown"), "")
+    restored = [
+        _from(e["carries"].get("parts", "")) for e in frame["events"] if e["kind"] == "restore"
+    ]
+    digest = frame["newsletter"]["digest"]
+    accepted_for = next(
+        (a["version"] for a in frame["records"]["acceptances"] if a["digest"] == digest and a["version"]), ""
+    )
+    return {
+        "suspect": suspect,
+        "restored": ", ".join(restored) or "nothing",
+        "accepted_for": accepted_for,
+    }
+
+
+def _telling(event: dict) -> tuple[int, int]:
     """How telling an event is for the caption (lower first): a restore by step name alone outranks the
-    admission that came before it."""
+    admission that came before it, and of two such restores the one of a part from an older version (the
+    stale one) comes first."""
     by_name = event["kind"] == "restore" and event["carries"].get("by") == "step name"
-    return CAPTION_ORDER.index("restore by name" if by_name else event["kind"])
+    stale = by_name and " " in event["carries"].get("parts", "")  # "s2 v1": the version matters
+    return CAPTION_ORDER.index("restore by name" if by_name else event["kind"]), 0 if stale else 1
 
 
 def _section(event: dict, frame: dict, trace: dict) -> str:
+    kinds = {e["kind"] for e in frame["events"]}
     if event["kind"] == "restore":
         return "restore step name" if event["carries"].get("by") == "step name" else "restore input hash"
     if event["kind"] == "admission":
         if event["label"] == "admit #1":
             return "admission first"
-        return "admission" if trace["switches"].get("fencing") == "on" else "admission unfenced"
+        admitted = next((a for a in frame["attempts"] if f"admit #{a['attempt']}" == event["label"]), None)
+        if admitted and admitted["purpose"] == "finish-effect" and "unknown" in kinds:
+            return "admission finish"
+        fenced = trace["switches"].get("fencing") == "on"
+        if "unknown" in kinds:
+            return "admission unknown" if fenced else "admission unknown unfenced"
+        return "admission" if fenced else "admission unfenced"
     if event["kind"] == "post-applied":
         answered = any(e["kind"] == "confirmed" and e["lane"] == event["lane"] for e in frame["events"])
-        return "post-applied confirmed" if answered else "post-applied"
+        died = any(e["kind"] == "died" and e["lane"] == event["lane"] for e in frame["events"])
+        return "post-applied confirmed" if answered else "post-applied died" if died else "post-applied"
+    if event["kind"] == "woke":
+        replaced = any(a["attempt"] > int(event["lane"].split("#")[1]) for a in frame["attempts"])
+        return "woke" if replaced else "woke alone"
+    if event["kind"] == "newsletter-start" and frame["newsletter"]["digest"]:
+        current = any(
+            a["digest"] == frame["newsletter"]["digest"] and a["version"] == frame["report"]
+            for a in frame["records"]["acceptances"]
+        )
+        return "newsletter-start" if current else "newsletter-start other"
     if event["kind"] == "model-call":
         journaled = any(e["actor"] == "journal" and e["lane"] == event["lane"] for e in frame["events"])
         if journaled:
@@ -493,16 +665,64 @@ def _section(event: dict, frame: dict, trace: dict) -> str:
     return event["kind"]
 
 
-def diagram_html(trace: dict, tick: int, legend: bool = True, large: bool = False) -> str:
+def diagram_html(
+    trace: dict,
+    tick: int,
+    legend: bool = True,
+    large: bool = False,
+    *,
+    before: dict | None = None,
+    parts_at: int | None = None,
+    under: str = "",
+) -> str:
     """The figure: the tick's caption (read out when it changes), the diagram in a strip that scrolls
-    sideways on a narrow screen and keeps the current tick in view, and the legend."""
+    sideways on a narrow screen and keeps the current tick in view, what is ``under`` it (the run before a
+    switch, ``before``, which also sets the rows' heights, and ``parts_at`` the tick where they part),
+    and the legend."""
     caption = tick_caption(trace, tick)
     key = legend_html() if legend else ""
+    drawing = diagram_svg(trace, tick, caption, large, beside=before, parts_at=parts_at)
     return (
         f'<figure class="diagram-figure{" large" if large else ""}">'
         f'<p class="tick-caption" aria-live="polite"><strong>t{tick}.</strong> {escape(caption)}</p>'
-        f"{diagram_svg(trace, tick, caption, large)}{key}</figure>"
+        f"{drawing}{under}{key}</figure>"
     )
+
+
+#: The events that make a tick a key moment, in the order a tick's moments are named.
+MOMENT_KINDS = ("stale-write-applied", "call-started", "went-silent", "stalled", "report-corrected",
+                "unknown", "fenced", "accepted", "died", "newsletter-start", "confirmed")  # fmt: skip
+
+
+def key_moments(trace: dict, parts_at: int | None = None) -> list[tuple[int, str, str]]:
+    """The run's key moments as (tick, mark, words): a worker going silent, UNKNOWN, fenced, a stale
+    write, an acceptance, a death, the dependant starting, the confirmation, any invariant broken, and
+    (``parts_at``) where the run parts from the one before a switch. One per tick, its events named
+    together ("#1 fenced, breaks: No stale write")."""
+    said, broken = sections("diagram"), breaches_at(trace)
+    moments, seen = [], set()
+    for frame in trace["ticks"]:
+        t = frame["tick"]
+        events = sorted(
+            (e for e in frame["events"] if e["kind"] in MOMENT_KINDS),
+            key=lambda e: MOMENT_KINDS.index(e["kind"]),
+        )
+        names = list(dict.fromkeys(
+            said[f"moment {e['kind']}"].format(who=e["lane"].removeprefix("attempt "), label=e["label"])
+            for e in events
+        ))  # fmt: skip
+        names += [f"breaks: {title}" for (at, _), titles_ in broken.items() if at == t for title in titles_]
+        marks = [MARK_OF_KIND.get(e["kind"], "work") for e in events] + ["broken"] * (
+            len(names) > len(events)
+        )
+        names = [n for n in names if n not in seen or n.startswith("breaks")]  # the first of each, once
+        seen.update(names)
+        if t == parts_at:
+            names.insert(0, said["moment parts"])
+        if names:
+            mark = min(marks, key=RANK.__getitem__) if marks else "control"
+            moments.append((t, mark, ", ".join(names)))
+    return moments
 
 
 def said(trace: dict, upto: int) -> list[list[tuple[str, str]]]:

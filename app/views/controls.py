@@ -6,7 +6,6 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from app.state import SPEEDS
 from app.views.action_html import ActionHTML
 from app.views.part import PageView
 from model.schedule import SCHEDULE_IDS
@@ -72,8 +71,8 @@ class Player(PageView):
         self.html = ActionHTML(self.act, sizing_mode="stretch_width")
         self.param.watch(self._redraw, ["badges_always", "keys", "figure"])
         self._callback = None
-        self.state.param.watch(self._redraw, ["tick", "trace", "playing", "speed"])
-        self.state.param.watch(self._pace, ["playing", "speed"])
+        self.state.param.watch(self._redraw, ["tick", "trace", "playing", "speed", "before", "pause"])
+        self.state.param.watch(self._pace, ["playing", "speed", "tick", "pause"])
         self._redraw()
 
     def _redraw(self, *events) -> None:
@@ -86,10 +85,12 @@ class Player(PageView):
     def _pace(self, *events) -> None:
         """Start, stop or re-time the timer that advances one tick while the player plays."""
         s = self.state
+        period = self.page.period()  # longer on a key moment
         if self._callback is None and s.playing:
-            self._callback = pn.state.add_periodic_callback(s.advance, period=SPEEDS[s.speed], start=False)
+            self._callback = pn.state.add_periodic_callback(s.advance, period=period, start=False)
         if self._callback is not None:
-            self._callback.period = SPEEDS[s.speed]
+            if self._callback.period != period:
+                self._callback.period = period
             if s.playing and not self._callback.running:
                 self._callback.start()
             elif not s.playing and self._callback.running:

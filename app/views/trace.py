@@ -52,7 +52,7 @@ class TraceView(PageView):
             # The diagram draws itself through a small browser component, which keeps the current tick in view
             # when the strip scrolls sideways (a phone) and sends a click on a row's name (a switch).
             self.diagram = ActionHTML(self._on_diagram, sizing_mode="stretch_width")
-            self.state.param.watch(self._redraw_diagram, ["trace", "tick"])
+            self.state.param.watch(self._redraw_diagram, ["trace", "tick", "before"])
             self._redraw_diagram()
             panes = [self.diagram]
             # The embed and presenter leave out how to read it and the list of the tick's events (the diagram

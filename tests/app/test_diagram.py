@@ -111,7 +111,7 @@ def test_the_key_ticks_say_why_they_matter():
     assert tick_caption(main, 8).startswith(
         "The stores hold epoch 42; #1's write carries token 41, so it is refused"
     )
-    assert "epoch is now 42" in tick_caption(main, 5)
+    assert "publishes epoch 42" in tick_caption(main, 5)
     assert "returns its stored answer" in tick_caption(main, 14)
     assert "by step name alone" in tick_caption(chapter("pins-off"), 5)
     assert "Fencing is off" in tick_caption(chapter("stale-owner"), 8)
@@ -134,7 +134,8 @@ def test_a_rows_name_is_a_switch_that_changes_the_story():
     view = TraceView(state=state)
     svg = diagram_svg(state.trace, 8)
     assert 'data-value="fencing=off"' in svg and 'data-value="silent=crashed"' in svg
-    assert 'aria-label="stores epoch 42: Fencing is on; click for off"' in svg
+    assert 'aria-label="stores, epoch 42. Fencing: on. Click to switch to off."' in svg
+    assert ">⇄ fencing on</tspan>" in svg  # the row says its switch's value, not only its tooltip
     view._on_diagram("set", "fencing=off")
     assert state.fencing == "off" and 'data-value="fencing=on"' in diagram_svg(state.trace, 8)
     view._on_diagram("set", "fencing=maybe")  # not a value: ignored

@@ -35,9 +35,15 @@ def test_a_switch_a_row_of_the_diagram_and_a_chapter_change_the_run():
     page = LightPage("?tick=8")
     assert "41 &lt; 42" in page.parts()["figure"]
     page.act("set", "fencing=off")
-    assert "fencing=off" in page.parts()["query"] and "41 &lt; 42" not in page.parts()["figure"]
+    now, _, before = page.parts()["figure"].partition('class="before-after"')
+    assert "fencing=off" in page.parts()["query"] and "41 &lt; 42" not in now
+    assert "41 &lt; 42" in before  # the run before the switch stays in view, refusing #1's write
+    page.act("compare", "off")
+    assert "before-after" not in page.parts()["figure"]
+    page.act("set", "fencing=on")
     page.act("preset", "no-key")
     assert page.parts()["query"].startswith("?post_key=none")
+    assert "before-after" not in page.parts()["figure"]  # a chapter is another story: nothing compared
 
 
 def test_what_a_browser_sends_that_means_nothing_changes_nothing():

@@ -1,6 +1,6 @@
 // ActionHTML's browser side (app/views/action_html.py); Panel loads it as an ES module, with frame.js in
 // front.
-import { follow } from "./frame.js";
+import { follow, holdStill } from "./frame.js";
 
 export function render({ model }) {
   const root = document.createElement("div");
@@ -36,13 +36,16 @@ export function render({ model }) {
   const ACTIVE = 'button[data-action], [role="button"][data-action]';
   root.addEventListener("click", (event) => {
     const button = event.target.closest(ACTIVE);
-    if (button && root.contains(button)) send(button);
+    if (!button || !root.contains(button)) return;
+    if (button.matches(".row-switch")) holdStill(root, button);
+    send(button);
   });
   root.addEventListener("keydown", (event) => {
     const part = event.target.closest('[role="button"][data-action]');
     if (!part || (event.key !== "Enter" && event.key !== " ")) return;
     event.preventDefault();
     event.stopPropagation();
+    if (part.matches(".row-switch")) holdStill(root, part);
     send(part);
   });
   root.addEventListener("input", (event) => {

@@ -16,6 +16,30 @@ export function follow(root) {
   }
 }
 
+// A row's name in the diagram is a switch: while the page redraws after a click on one (the run, the
+// captions, the comparison under it), the same row stays where the pointer is, so a second click at the
+// same spot flips the same switch back. For a second and a half, or until the reader scrolls.
+export function holdStill(root, element) {
+  const key = element.dataset.key;
+  if (!key) return;
+  const top = element.getBoundingClientRect().top;
+  const until = performance.now() + 1500;
+  let stopped = false;
+  const stop = () => { stopped = true; };
+  window.addEventListener("wheel", stop, { once: true, passive: true });
+  window.addEventListener("touchmove", stop, { once: true, passive: true });
+  const keep = () => {
+    if (stopped) return;
+    const now = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (now) {
+      const moved = now.getBoundingClientRect().top - top;
+      if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+    }
+    if (performance.now() < until) requestAnimationFrame(keep);
+  };
+  requestAnimationFrame(keep);
+}
+
 // Inside a host page (an iframe), a message of ``kind`` to it; nothing when the page is on its own.
 export function tellHost(kind, data = {}) {
   if (window.parent === window) return;

@@ -1,0 +1,164 @@
+"""What a switch changes (issue 29): the run before a switch stays in view, where the two part is named
+and marked, the journal's row shows why a step is reused or redone, the key moments are on the scrubber,
+no tooltip shows a hash, and each key moment's caption names the event that makes it key."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from app.page import PageModel
+from app.render.diagram import diagram_svg, journal_items, key_moments, tick_caption
+from app.state import DEFAULTS, MOMENT_PAUSE, PRESETS, SPEEDS
+from model import Switches, run, trace_dict
+from model.analyses import compare_runs
+from model.schedule import Schedule
+
+
+def chapter(name: str, **changed: str) -> dict:
+    return trace_dict(run(Switches.from_mapping({**DEFAULTS, **PRESETS[name], **changed})))
+
+
+def page_at(query: str) -> PageModel:
+    page = PageModel()
+    page.state.apply_query(query)
+    return page
+
+
+def test_the_comparison_is_the_model_s_and_names_what_moved():
+    main, unfenced = chapter("main"), chapter("main", fencing="off")
+    comparison = compare_runs(main, unfenced)
+    assert comparison["switched"] == [{"switch": "fencing", "before": "on", "after": "off"}]
+    assert comparison["first"] == 8 and comparison["differs"][0] == 8
+    assert comparison["invariants"] == [{"id": "stale-write", "before": None, "after": 8}]
+    assert compare_runs(main, main)["first"] is None and compare_runs(main, main)["differs"] == []
+    back = compare_runs(unfenced, main)
+    assert back["invariants"] == [{"id": "stale-write", "before": 8, "after": None}]
+    unpinned = compare_runs(main, chapter("main", pins="off"))
+    assert unpinned["ends"] == {"before": 14, "after": 13}
+    assert {i["id"] for i in unpinned["invariants"]} == {"superseded-accepted", "dependant-misled"}
+
+
+def test_a_switch_keeps_the_run_before_until_dismissed_or_a_new_chapter():
+    page = page_at("?preset=main&tick=3")
+    assert "before-after" not in page.diagram_html()
+    page.act("set", "fencing=off")
+    html = page.diagram_html()
+    now, _, under = html.partition('class="before-after"')
+    assert "At t3 both runs are still the same" in under and 'data-value="8"' in under  # the jump to t8
+    assert "No stale write</strong>: held before, now broken at t8" in under
+    assert "parts-line" in now and "parts-line" in under  # both drawings mark t8
+    page.act("go", "8")
+    now, _, under = page.diagram_html().partition('class="before-after"')
+    assert "journal applies it, although 41" in unescape(now)  # the stale write lands now
+    assert "journal refuses it: 41 &lt; 42" in under  # and was refused before
+    assert 'data-key="compare-step"' not in under  # t8 differs: nothing to jump to
+    page.act("compare", "off")
+    assert page.state.before is None and "before-after" not in page.diagram_html()
+    page.act("set", "fencing=on")
+    assert page.state.before is not None
+    page.act("preset", "no-key")
+    assert page.state.before is None
+
+
+def test_a_switch_that_changes_nothing_says_so():
+    page = page_at("?preset=main&tick=8")
+    page.act("set", "newsletter=any-accepted")
+    assert "Nothing in this run changes" in page.diagram_html()
+
+
+def test_flipping_a_row_s_switch_does_not_move_the_rows():
+    """With the run before kept, each row is as tall as either run needs: flipping back and forth keeps
+    every row name where it was (the stores' row is under the pointer both times)."""
+    page = page_at("?preset=main&tick=8")
+    tops = []
+    for value in ("fencing=off", "fencing=on", "fencing=off"):
+        page.act("set", value)
+        svg = page.diagram_html()
+        tops.append(re.search(r'data-key="row-stores".*?<rect class="hit" x="0" y="([\d.]+)"', svg).group(1))
+    assert len(set(tops)) == 1, tops
+
+
+def test_the_journal_row_shows_why_a_step_is_reused_or_redone():
+    main = [i.words for i in journal_items(chapter("main")["ticks"][5])]
+    assert main == [
+        "s1 from v1=v2, token 41: same input in v2, reused",
+        "s2 from v1, token 41: differs in v2, redo",
+    ]
+    unpinned = [i.words for i in journal_items(chapter("pins-off")["ticks"][5])]
+    assert "s2 from v1, token 41 · no hash: reused by name alone" in unpinned
+    assert [i.words for i in journal_items(chapter("all-off")["ticks"][5])] == ["nothing journaled yet"]
+    svg = unescape(diagram_svg(chapter("main"), 5))  # drawn on the journal's row, wrapped to fit
+    assert "s2 from v1, token 41: differs in</text>" in svg and ">v2, redo</text>" in svg
+
+
+def test_the_scrubber_carries_the_key_moments_and_they_jump_there():
+    page = page_at("?preset=main&tick=0")
+    player = page.player_html()
+    for tick, words in ((3, "#1 goes silent"), (5, "#1 UNKNOWN"), (8, "#1 fenced"), (11, "#2 dies")):
+        assert (
+            f'data-value="{tick}" data-key="moment-mark-{tick}" aria-label="Key moment t{tick}: {words}"'
+            in player
+        )
+    page.act("set", "fencing=off")
+    assert "t8: ≠ runs part" in page.player_html()
+    assert [t for t, *_ in key_moments(chapter("main"))] == [3, 4, 5, 8, 10, 11, 12, 13, 14]
+
+
+def test_play_waits_at_a_key_moment_unless_told_not_to():
+    page = page_at("?preset=main&tick=5")
+    assert page.period() == SPEEDS["1×"] + MOMENT_PAUSE  # t5 is a key moment: #1 UNKNOWN
+    page.act("go", "6")
+    assert page.period() == SPEEDS["1×"]
+    page.state.apply_query("?preset=main&tick=5&pause=0")
+    assert page.period() == SPEEDS["1×"] and "pause=0" in page.state.to_query()
+    page.act("pause", "on")
+    assert page.period() == SPEEDS["1×"] + MOMENT_PAUSE
+
+
+def test_no_tooltip_or_label_of_any_chapter_s_tick_shows_a_hash():
+    for name in PRESETS:
+        page = page_at(f"?preset={name}")
+        for tick in range(page.state.end_tick + 1):
+            page.act("go", str(tick))
+            html = page.diagram_html() + page.player_html()
+            said = re.findall(r'<title>(.*?)</title>|aria-label="(.*?)"|title="(.*?)"', html)
+            for found in said:
+                words = " ".join(found)
+                assert not re.search(r"\b[0-9a-f]{8}\b", words), (name, tick, words)
+
+
+#: A word each key moment's caption must hold (what the scrubber calls the moment, what the caption says).
+NAMED_BY = {"goes silent": "silent", "report corrected": "corrected", "UNKNOWN": "UNKNOWN",
+            "fenced": "refused", "stale write lands": "lands", "accepted": "accept", "dies": "dies",
+            "newsletter starts": "newsletter", "confirmed": "confirmed"}  # fmt: skip
+
+
+def test_each_key_moment_s_caption_names_the_event_that_makes_it_key():
+    for name in PRESETS:
+        trace = chapter(name)
+        for tick, _, words in key_moments(trace):
+            caption = tick_caption(trace, tick)
+            for moment, word in NAMED_BY.items():
+                if moment in words:
+                    assert word in caption, (name, tick, moment, caption)
+    main = chapter("main")
+    assert "UNKNOWN" in tick_caption(main, 5) and "restores s1" in tick_caption(main, 5)
+    assert "#2 dies" in tick_caption(main, 11)
+    assert "accepted for v2, the current report" in tick_caption(main, 12)
+    assert "lifecycle" in tick_caption(main, 13) and "post stays unconfirmed" in tick_caption(main, 13)
+    assert "restores s2 from v1 by step name" in tick_caption(chapter("pins-off"), 5)
+
+
+def test_captions_say_only_what_happened():
+    """A worker nobody replaced is not said to be replaced; a second missed heartbeat is not "one miss";
+    a feed that posted twice for two announcements is not said to post once in all."""
+    switches = Switches(change="never")
+    brief = trace_dict(run(switches, schedule=Schedule.of(switches).with_values({"silent_for": "1"})))
+    woke = next(f["tick"] for f in brief["ticks"] if any(e["kind"] == "woke" for e in f["events"]))
+    assert "nobody replaced it" in tick_caption(brief, woke)
+    patient = trace_dict(run(switches, schedule=Schedule.of(switches).with_values({"threshold": "3"})))
+    for frame in patient["ticks"]:
+        if frame["events"] and frame["events"][0]["kind"] == "heartbeat-missed":
+            assert "one miss" not in tick_caption(patient, frame["tick"])
+    assert "however many tries" not in tick_caption(chapter("stale-owner"), 13)
