@@ -135,9 +135,9 @@ class PageModel(param.Parameterized):
 
     def period(self) -> int:
         """How long Play stays on the tick on show, in milliseconds: longer on a key moment, unless the
-        reader (a presenter who narrates) turned the pause off."""
+        reader turned the pause off or presents (a presenter narrates)."""
         s = self.state
-        moment = s.pause and any(t == s.tick for t, *_ in self.moments())
+        moment = s.pause and not s.present and any(t == s.tick for t, *_ in self.moments())
         return SPEEDS[s.speed] + (MOMENT_PAUSE if moment else 0)
 
     def player_html(self, figure: bool = False, badges_always: bool = False, keys: bool = True) -> str:
@@ -149,8 +149,7 @@ class PageModel(param.Parameterized):
             return player_html(s.tick, s.end_tick, s.playing, s.speed, [], keys=False, moments=self.moments())
         strip = badge_strip_html(s.trace, s.tick, s.outcome, always=badges_always)
         speeds, keys = list(SPEEDS), keys and not badges_always
-        player = player_html(s.tick, s.end_tick, s.playing, s.speed, speeds, keys, self.moments(), s.pause)
-        return player + strip
+        return player_html(s.tick, s.end_tick, s.playing, s.speed, speeds, keys, self.moments()) + strip
 
     def badges_html(self, interactive: bool = False) -> str:
         s = self.state
@@ -169,11 +168,12 @@ class PageModel(param.Parameterized):
         s = self.state
         return compare_runs(s.before, s.trace) if s.before is not None else None
 
-    def diagram_html(self, large: bool = False) -> str:
-        """The diagram at the tick; after a switch, the run before it under it, and where the two part."""
+    def diagram_html(self, large: bool = False, moments: bool = True) -> str:
+        """The diagram at the tick, with the run's key ``moments`` in words under it (a compact layout has
+        them on the scrubber only); after a switch, the run before it under it, and where the two part."""
         s = self.state
         comparison = self.comparison()
-        moments = moments_html(s.tick, self.moments())
+        moments = moments_html(s.tick, self.moments(), s.pause) if moments else ""
         if comparison is None:
             return diagram_html(s.trace, s.tick, large=large, under=moments)
         under = moments + before_after_html(s.before, s.trace, s.tick, comparison)

@@ -30,7 +30,7 @@ def lead_text(comparison: dict, after: dict) -> str:
     changes = [
         _words(
             "change",
-            title=names.get(c["switch"], c["switch"]),
+            title=names.get(c["switch"], c["switch"]).lower(),
             before=_value(c["switch"], c["before"]),
             after=_value(c["switch"], c["after"]),
         )

@@ -117,7 +117,7 @@ def player_html(
         )
     return (
         f'<div class="player">{"".join(buttons)}</div>'
-        + playbar_html(tick, end, speed, speeds, moments, pause)
+        + playbar_html(tick, end, speed, speeds, moments)
         + (KEYS_LINE if keys else "")
     )
 
@@ -128,7 +128,6 @@ def playbar_html(
     speed: str,
     speeds: list[str],
     moments: list[tuple[int, str, str]],
-    pause: bool | None,
 ) -> str:
     """The tick on show, the scrubber with its key moments, and the speeds (none: no speed group)."""
     speed_buttons = "".join(
@@ -141,7 +140,7 @@ def playbar_html(
     listed = ' list="key-moments"' if moments else ""
     speeds_html = (
         f'<div class="speed" role="group" aria-label="Speed"><span class="speed-label">Speed</span>'
-        f"{speed_buttons}{_pause_button(pause)}</div>"
+        f"{speed_buttons}</div>"
         if speeds
         else ""
     )
@@ -163,11 +162,11 @@ def _pause_button(pause: bool | None) -> str:
     if pause is None:
         return ""
     return (
-        f'<button type="button" class="option{" chosen" if pause else ""}" '
+        f'<button type="button" class="option wait{" chosen" if pause else ""}" '
         f'aria-pressed="{str(pause).lower()}" '
         f'data-action="pause" data-value="{"off" if pause else "on"}" data-key="pause" '
         'title="Play waits a few seconds at each key moment, so its caption can be read">'
-        "Wait at key moments</button>"
+        "Wait at each</button>"
     )
 
 
@@ -184,16 +183,17 @@ def moment_marks_html(tick: int, end: int, moments: list[tuple[int, str, str]]) 
         where = f"calc({t / max(end, 1):.4f} * (100% - 16px) + 8px)"
         said = escape(f"t{t}: {words}")
         marks.append(
-            f'<button type="button" class="moment-mark {css}{" now" if t == tick else ""}" '
+            f'<button type="button" class="moment-mark {css}{" current" if t == tick else ""}" '
             f'style="left: {where}" data-action="go" data-value="{t}" data-key="moment-mark-{t}" '
             f'aria-label="Key moment {said}" title="{said}"><span aria-hidden="true">{symbol}</span></button>'
         )
     return f'<div class="moment-marks" role="group" aria-label="Key moments">{"".join(marks)}</div>'
 
 
-def moments_html(tick: int, moments: list[tuple[int, str, str]]) -> str:
+def moments_html(tick: int, moments: list[tuple[int, str, str]], pause: bool | None = None) -> str:
     """The key moments in words, as buttons that jump to their tick, each with its mark (the one on show
-    is marked as the current step): the diagram's history, under it."""
+    is marked as the current step): the diagram's history, under it; ``pause`` (unless None) adds the
+    toggle for whether Play waits at each."""
     from app.render.diagram import SYMBOL  # the diagram's marks; it imports this module's words
 
     items = []
@@ -201,13 +201,14 @@ def moments_html(tick: int, moments: list[tuple[int, str, str]]) -> str:
         symbol, css = SYMBOL[mark]
         current = ' aria-current="step"' if t == tick else ""
         items.append(
-            f'<li><button type="button" class="moment{" now" if t == tick else ""}" data-action="go" '
+            f'<li><button type="button" class="moment{" current" if t == tick else ""}" data-action="go" '
             f'data-value="{t}" data-key="moment-{t}"{current}><span class="mark {css}" aria-hidden="true">'
             f"{symbol}</span> t{t} {escape(words)}</button></li>"
         )
     return (
         '<div class="moments-list"><strong id="moments-head">Key moments:</strong> '
-        f'<ol class="moments" aria-labelledby="moments-head">{"".join(items)}</ol></div>'
+        f'<ol class="moments" aria-labelledby="moments-head">{"".join(items)}</ol>'
+        f"{_pause_button(pause)}</div>"
     )
 
 

@@ -163,15 +163,25 @@ def items_of(
     return items, messages
 
 
+def _plans(frame: dict) -> bool:
+    """Whether a successor plans its work from the journal at this tick (restores, or finds what to redo):
+    what the journal's row is most about."""
+    return any(e["kind"] in ("plan", "restore") for e in frame["events"])
+
+
 def journal_items(frame: dict) -> list[Item]:
-    """The journal's row at this tick: every record it holds as the tick leaves it (its step, the versions
-    whose input it was computed from, the token that wrote it). At a tick where a successor plans its
-    work, each step's latest record also says whether it was reused, and why not: the decision the
-    journal exists for, drawn where the records are."""
+    """The journal's row at this tick: each step's latest record as the tick leaves it ("s2 · v1 · 41": the
+    step, the versions whose input it was computed from, the token that wrote it; the model knows the
+    versions even where a record carries no input hash, and the row's name says when they carry none), two
+    to a line. Where a successor plans, one to a line, each saying whether it was reused and why not: the
+    decision the journal exists for, drawn where the records are."""
     said = sections("diagram")
-    records = frame["records"]["journal"]
-    if not records:
+    written = frame["records"]["journal"]
+    if not written:
         return [Item(JOURNAL, "", said["journal empty"])]
+    latest = {r["step"]: n for n, r in enumerate(written)}
+    # A step done again replaces the older record in what a successor would find (the name counts all).
+    records = sorted((r for n, r in enumerate(written) if latest[r["step"]] == n), key=lambda r: r["step"])
     restored = {
         part.split()[0]: e["carries"].get("by", "")
         for e in frame["events"]
@@ -179,32 +189,31 @@ def journal_items(frame: dict) -> list[Item]:
         for part in e["carries"].get("parts", "").split(", ")
         if part
     }
-    planned = [e for e in frame["events"] if e["kind"] == "plan"]
-    latest = {r["step"]: n for n, r in enumerate(records)}
-    pin = next(
-        (a["pin"] for a in frame["attempts"] if planned and a["attempt"] == planned[0]["attempt"]), None
-    )
-    items = []
-    for n, record in enumerate(records):
+    planner = next((e["attempt"] for e in frame["events"] if e["kind"] in ("plan", "restore")), None)
+    pin = next((a["pin"] for a in frame["attempts"] if a["attempt"] == planner), None) or ""
+    lines = []
+    for record in records:
         versions = record["part"]["computed_from"] if record.get("part") else []
-        fields = {
-            "step": record["step"],
-            "versions": "=".join(versions) or "?",
-            "token": record["token"],
-            "pin": pin or "",
-            "report": frame["report"],
-        }
-        line = said["journal record"] + ("" if record.get("input_hash") else " " + said["journal no hash"])
-        if planned and latest[record["step"]] == n:
+        line = said["journal record"].format(step=record["step"], versions="=".join(versions) or "?",
+                                             token=record["token"])  # fmt: skip
+        if planner is not None:
             if record["step"] in restored:
-                by = "restored by name" if restored[record["step"]] == "step name" else "restored"
-                line += said[f"journal {by}"]
+                by_name = restored[record["step"]] == "step name"
+                line += " " + said["journal restored by name" if by_name else "journal restored"]
             elif pin and pin not in versions:
-                line += said["journal changed"]
+                line += " " + said["journal changed"]
             else:
-                line += said["journal redone"]
-        items.append(Item(JOURNAL, "saved", " ".join(line.format(**fields).split())))
-    return items
+                line += " " + said["journal redone"]
+        lines.append(line.format(pin=pin))
+    if planner is None:  # two to a line where they fit: the row stays short where it only holds
+        packed: list[str] = []
+        for line in lines:
+            if packed and ";" not in packed[-1] and len(packed[-1]) + 2 + len(line) <= WRAP:
+                packed[-1] += "; " + line
+            else:
+                packed.append(line)
+        lines = packed
+    return [Item(JOURNAL, "saved", line) for line in lines]
 
 
 def lane_name(lane: str, frame: dict) -> tuple[str, str]:
@@ -214,8 +223,10 @@ def lane_name(lane: str, frame: dict) -> tuple[str, str]:
     if lane == STORES:
         return "stores", f"epoch {frame['epoch']}"
     if lane == JOURNAL:
-        n = len(frame["records"]["journal"])
-        return JOURNAL, sections("diagram")["journal holds"].format(n=n) if n else ""
+        records = frame["records"]["journal"]
+        hashed = all(r.get("input_hash") for r in records)
+        holds = sections("diagram")["journal holds" if hashed else "journal holds unhashed"]
+        return JOURNAL, holds.format(n=len(records)) if records else ""
     if lane.startswith("attempt"):
         return lane.removeprefix("attempt "), _token_of(lane, frame)
     return lane, ""
@@ -277,19 +288,24 @@ class Layout:
         return self.name_width + PAST * t + (self.wide - PAST if t > tick else 0)
 
 
-def layout_of(trace: dict, tick: int, beside: dict | None = None) -> Layout:
+def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = False) -> Layout:
     """Each row as tall as this tick's lines need (two at least: its name and what it holds; three for a
     row that is a switch, which says its value); the columns as wide as the run ever needs, so stepping
     never moves a tick sideways. An attempt's row is there from its admission on. With ``beside`` (the
     run a reader is comparing with), each row is as tall as either run needs at this tick, so flipping a
-    switch back and forth does not move the rows under the pointer."""
+    switch back and forth does not move the rows under the pointer. ``large`` (presenter mode, one screen
+    of a projector) keeps two lines a row, and the journal's row only where a successor plans from it."""
     lanes, keys = lanes_of(trace), key_names(trace)
-    lines = {lane: 3 if lane in ROW_SWITCH else 2 for lane in lanes}
+    # A row switch's value is a third line under what the row holds (the report's version, a token, the
+    # epoch, the journal's count); the feed and the newsletter hold nothing, so theirs is the second.
+    lines = {lane: 3 if lane in ROW_SWITCH and lane not in ("feed", "newsletter") and not large else 2
+             for lane in lanes}  # fmt: skip
     longest, most_messages, names = 10, 0, 0
     breaches = breaches_at(trace)
     for frame in trace["ticks"]:
         items, messages = items_of(frame, keys, breaches)
-        items += journal_items(frame)
+        if not large or _plans(frame):
+            items += journal_items(frame)
         if frame["tick"] == tick:
             now = (items, messages)
             for lane in lanes:
@@ -305,6 +321,8 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None) -> Layout:
             lines[lane] = max(lines[lane], sum(len(i.lines) for i in items if i.lane == lane))
     admitted = {f"attempt #{a['attempt']}" for a in trace["ticks"][tick]["attempts"]}
     lanes = [lane for lane in lanes if not lane.startswith("attempt") or lane in admitted]
+    if large and not _plans(trace["ticks"][tick]):
+        lanes.remove(JOURNAL)
     top, y = {}, TOP
     for lane in lanes:
         top[lane] = y
@@ -339,13 +357,13 @@ def diagram_svg(
     compares two runs, ``beside`` is the other run (the rows are as tall as either needs), ``parts_at``
     the tick where they part (a dashed line), and the other run's own drawing has no ``toggles`` and its
     own ``ids``."""
-    at = layout_of(trace, tick, beside)
+    at = layout_of(trace, tick, beside, large)
     frame = trace["ticks"][tick]
     label = f"Space-time diagram at t{tick}. {caption}".strip()
     height, body = at.bottom + 17, at.width - at.name_width
     switches = (trace.get("switches") or {}) if toggles else None
     names = [_svg(0, at.name_width, height, "diagram diagram-names", 'role="group" aria-label="Rows"'),
-             *_rows(at, frame, switches)]  # fmt: skip
+             *_rows(at, frame, switches, large)]  # fmt: skip
     ticks = [
         _svg(at.name_width, body, height, "diagram", f'role="img" aria-label="{escape(label)}"'),
         f'<defs><marker id="{ids}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
@@ -399,29 +417,33 @@ def ROW_SWITCH_WORDS() -> list[str]:  # noqa: N802  (a table, computed once the 
     return [f"⇄ {w}" for setting in ROW_SWITCH.values() for w in row_switch_words(setting).values()]
 
 
-def _rows(at: Layout, frame: dict, switches: dict[str, str] | None) -> list[str]:
+def _rows(at: Layout, frame: dict, switches: dict[str, str] | None, large: bool = False) -> list[str]:
     """The rows' names, with what each holds at this tick; a name that is a switch (unless ``switches``
-    is None: a drawing of another run) says which, and its value, on a third line."""
+    is None: a drawing of another run) says which, and its value, on a third line (in its tooltip only
+    when ``large``: presenter mode keeps to one screen)."""
     out = _bands(at)
     for lane in at.lanes:
         name, holds = lane_name(lane, frame)
         setting = ROW_SWITCH.get(lane) if switches is not None else None
         value = ""
-        if setting:
+        if setting and not large:
             current = switches.get(setting, allowed_values(setting)[0])
             value = f"⇄ {row_switch_words(setting).get(current, current)}"
         x = at.name_width - 10
         # One text of several lines, so what it says reads as "stores epoch 42" (its button's name starts so).
+        # The switch's value takes the second line where the row holds nothing (the feed, the newsletter).
+        shown = (("lane", name, 0), ("holds", holds, 1), ("row-value", value, 2 if holds else 1))
         lines = " ".join(
             f'<tspan class="{css}" x="{x:.1f}" y="{_line_y(at, lane, line):.1f}">{escape(words)}</tspan>'
-            for css, words, line in (("lane", name, 0), ("holds", holds, 1), ("row-value", value, 2))
+            for css, words, line in shown
             if words
         )
         texts = f'<text class="row-name" text-anchor="end">{lines}</text>'
         if setting:  # the whole name cell takes the click, not only the letters
             hit = (f'<rect class="hit" x="0" y="{at.top[lane]:.1f}" width="{at.name_width:.1f}" '
                    f'height="{at.height[lane]:.1f}" fill="transparent" pointer-events="all"/>')  # fmt: skip
-            texts = _toggle(lane, switches, hit + texts, f"{name}, {holds}".strip(", "))
+            # Its name starts with the words it shows (⇄ aside), as a button's name should.
+            texts = _toggle(lane, switches, hit + texts, " ".join(w for w in (name, holds, value[2:]) if w))
         out.append(texts)
     return out
 
@@ -435,7 +457,7 @@ def _toggle(lane: str, switches: dict[str, str], drawn: str, shown: str) -> str:
     following = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
     title = titles("switches").get(setting, setting)
     now = value_words(setting, current) if current in values else current
-    said = f"{shown}. {title}: {now}. Click to switch to {value_words(setting, following)}."
+    said = f"{shown}: {title} is {now}; click to switch to {value_words(setting, following)}"
     return (
         f'<g class="row-switch" role="button" tabindex="0" data-action="set" data-key="row-{lane}" '
         f'data-value="{setting}={following}" aria-label="{escape(said)}"><title>{escape(said)}</title>'
@@ -606,9 +628,7 @@ def _context(frame: dict) -> dict[str, str]:
     """What a caption may say beyond its event: who was suspected, what a successor restored, and what
     the digest the newsletter took was accepted for."""
     suspect = next((e["label"].split()[0] for e in frame["events"] if e["kind"] == "unknown"), "")
-    restored = [
-        _from(e["carries"].get("parts", "")) for e in frame["events"] if e["kind"] == "restore"
-    ]
+    restored = [_from(e["carries"].get("parts", "")) for e in frame["events"] if e["kind"] == "restore"]
     digest = frame["newsletter"]["digest"]
     accepted_for = next(
         (a["version"] for a in frame["records"]["acceptances"] if a["digest"] == digest and a["version"]), ""

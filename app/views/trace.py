@@ -57,9 +57,9 @@ class TraceView(PageView):
             panes = [self.diagram]
             # The embed and presenter leave out how to read it and the list of the tick's events (the diagram
             # writes every one out); the full page folds the first, so the diagram fits the first screen.
-            if not self.compact:
+            if not self.compact:  # how to read it comes after it: the diagram starts the first screen
                 how = pn.pane.HTML(how_to_read_html(), sizing_mode="stretch_width", margin=0)
-                panes = [how, self.diagram, self._bound(now_html, "now")]
+                panes = [self.diagram, how, self._bound(now_html, "now")]
         if not (self.compact or self.lifecycles_only):
             lifecycles_lead, records_lead = (
                 caption_html("lifecycles", "lifecycles"),
@@ -95,7 +95,7 @@ class TraceView(PageView):
         self.page.act(action, value, "figure")
 
     def _redraw_diagram(self, *events) -> None:
-        self.diagram.html = self.page.diagram_html(large=self.large)
+        self.diagram.html = self.page.diagram_html(large=self.large, moments=not self.compact)
 
     def __panel__(self):
         return self._layout

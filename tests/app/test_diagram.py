@@ -134,7 +134,7 @@ def test_a_rows_name_is_a_switch_that_changes_the_story():
     view = TraceView(state=state)
     svg = diagram_svg(state.trace, 8)
     assert 'data-value="fencing=off"' in svg and 'data-value="silent=crashed"' in svg
-    assert 'aria-label="stores, epoch 42. Fencing: on. Click to switch to off."' in svg
+    assert 'aria-label="stores epoch 42 fencing on: Fencing is on; click to switch to off"' in svg
     assert ">⇄ fencing on</tspan>" in svg  # the row says its switch's value, not only its tooltip
     view._on_diagram("set", "fencing=off")
     assert state.fencing == "off" and 'data-value="fencing=on"' in diagram_svg(state.trace, 8)

@@ -565,3 +565,29 @@ def test_a_flood_of_group_messages_before_python_queues_at_most_the_latest_tick(
     page.locator("button.forward").click()  # the reader's step is not behind thousands of others
     expect(light).to_have_attribute("data-tick", "7", timeout=5000)
     sender.close()
+
+
+@pytest.mark.browser
+def test_a_row_name_clicked_twice_at_one_spot_on_the_light_page_flips_one_switch_and_back(
+    offline_page, site_url
+):
+    """embed.html at 700 px, main t8: the stores' row clicked twice at the same spot turns fencing off and
+    on again (the run before stays under the diagram, so nothing above the rows moves), and the page says
+    once that a row's name is a switch."""
+    page = offline_page
+    page.set_viewport_size({"width": 700, "height": 900})
+    page.goto(f"{site_url}/embed.html?preset=main&tick=8")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(page.locator("#part-figure .legend-note")).to_contain_text("is a switch")
+    row = page.locator("#part-figure g.row-switch[data-key='row-stores']")
+    row.scroll_into_view_if_needed()
+    box = row.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.click(x, y)
+    expect(page).to_have_url(re.compile("fencing=off"), timeout=20000)
+    expect(page.locator("#part-figure .before-after")).to_contain_text("The runs part at t8")
+    page.wait_for_timeout(1600)
+    page.mouse.click(x, y)
+    expect(page).not_to_have_url(re.compile("fencing=off"), timeout=20000)
+    assert not re.search(r"post_key|newsletter|checkpoints|silent|change=", page.url), page.url
+    assert page.outside_requests == []
