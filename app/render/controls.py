@@ -166,7 +166,7 @@ def _pause_button(pause: bool | None) -> str:
         f'aria-pressed="{str(pause).lower()}" '
         f'data-action="pause" data-value="{"off" if pause else "on"}" data-key="pause" '
         'title="Play waits a few seconds at each key moment, so its caption can be read">'
-        "Wait at each</button>"
+        "Play waits at each</button>"
     )
 
 

@@ -328,9 +328,9 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
         top[lane] = y
         y += PAD + LINE * lines[lane]
     height = {lane: PAD + LINE * lines[lane] for lane in lanes}
-    gutter = 12 + 9 * most_messages
-    wide = gutter + MARK_WIDTH + CHAR * longest + 10
-    name_width = math.ceil(max(BOLD * names, SMALL * max(map(len, ROW_SWITCH_WORDS())))) + 18
+    gutter = 10 + 9 * most_messages
+    wide = gutter + MARK_WIDTH + CHAR * longest + 4  # CHAR is generous: the words end short of it
+    name_width = math.ceil(max(BOLD * names, SMALL * max(map(len, row_switch_lines())))) + 18
     width = name_width + PAST * trace["end_tick"] + wide + 6
     return Layout(lanes, top, height, name_width, wide, gutter, width, y, keys, breaches, *now)
 
@@ -412,7 +412,7 @@ def row_switch_words(setting: str) -> dict[str, str]:
     return dict(line.split(": ", 1) for line in lines if ": " in line)
 
 
-def ROW_SWITCH_WORDS() -> list[str]:  # noqa: N802  (a table, computed once the content is read)
+def row_switch_lines() -> list[str]:
     """Every third line a row switch can show, so the names' column is as wide whatever the values."""
     return [f"⇄ {w}" for setting in ROW_SWITCH.values() for w in row_switch_words(setting).values()]
 
