@@ -179,8 +179,9 @@ def moment_marks_html(tick: int, end: int, moments: list[tuple[int, str, str]]) 
     marks = []
     for t, mark, words in moments:
         symbol, css = SYMBOL[mark]
-        # The range's thumb is about 16 px wide: its centre runs from 8 px to the width less 8 px.
-        where = f"calc({t / max(end, 1):.4f} * (100% - 16px) + 8px)"
+        # The range's thumb is about 16 px wide, so its centre runs from 8 px to the width less 8 px; a mark
+        # (18 px wide) is kept 9 px from either end, so the last one ends inside the page.
+        where = f"calc({t / max(end, 1):.4f} * (100% - 18px) + 9px)"
         said = escape(f"t{t}: {words}")
         marks.append(
             f'<button type="button" class="moment-mark {css}{" current" if t == tick else ""}" '

@@ -194,8 +194,11 @@ def journal_items(frame: dict) -> list[Item]:
     lines = []
     for record in records:
         versions = record["part"]["computed_from"] if record.get("part") else []
-        line = said["journal record"].format(step=record["step"], versions="=".join(versions) or "?",
-                                             token=record["token"])  # fmt: skip
+        # Versions the record itself does not carry (no input hash: pins off) are the model's knowledge,
+        # shown in brackets: a real journal could not say them.
+        known = "/".join(versions) or "?"
+        known = known if record.get("input_hash") else f"({known})"
+        line = said["journal record"].format(step=record["step"], versions=known, token=record["token"])
         if planner is not None:
             if record["step"] in restored:
                 by_name = restored[record["step"]] == "step name"
@@ -477,7 +480,7 @@ def _axis(at: Layout, end: int, tick: int, parts_at: int | None = None) -> list[
         if t == parts_at:
             css += " parts"
             name += " ≠" if t == tick else "≠"
-            left = at.x(t, tick) - 1
+            left = at.x(t, tick) - 4  # clear of the current column's border when the runs part now
             out.append(
                 f'<line class="parts-line" x1="{left:.1f}" x2="{left:.1f}" y1="{TOP - 8}" '
                 f'y2="{at.bottom:.1f}"/>'

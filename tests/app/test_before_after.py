@@ -81,14 +81,14 @@ def test_flipping_a_row_s_switch_does_not_move_the_rows():
 
 def test_the_journal_row_shows_why_a_step_is_reused_or_redone():
     main = [i.words for i in journal_items(chapter("main")["ticks"][5])]
-    assert main == ["s1 · v1=v2 · 41 ✓ same in v2", "s2 · v1 · 41 ✗ not v2: redo"]
+    assert main == ["s1 · v1/v2 · 41 ✓ same in v2", "s2 · v1 · 41 ✗ not v2: redo"]
     unpinned = [i.words for i in journal_items(chapter("pins-off")["ticks"][5])]
-    assert "s2 · v1 · 41 ✓ by name only" in unpinned
+    assert "s2 · (v1) · 41 ✓ by name only" in unpinned
     assert [i.words for i in journal_items(chapter("all-off")["ticks"][5])] == ["nothing journaled yet"]
     svg = unescape(diagram_svg(chapter("main"), 5))  # drawn on the journal's row
     assert "s2 · v1 · 41 ✗ not v2: redo</text>" in svg
     held = [i.words for i in journal_items(chapter("main")["ticks"][8])]  # two to a line where none plans
-    assert held == ["s1 · v1=v2 · 41; s2 · v2 · 42", "s3 · v1=v2 · 42; s4 · v1=v2 · 42"]
+    assert held == ["s1 · v1/v2 · 41; s2 · v2 · 42", "s3 · v1/v2 · 42; s4 · v1/v2 · 42"]
 
 
 def test_the_scrubber_carries_the_key_moments_and_they_jump_there():

@@ -85,12 +85,12 @@ def test_a_row_name_clicked_twice_at_one_spot_flips_one_switch_and_back(explaine
 def test_the_journal_row_shows_s1_reused_and_s2_redone_and_pins_off_reuses_s2_by_name(explainer):
     page = explainer.open("?preset=main&tick=5").page
     drawing = page.locator(".diagram-figure svg.diagram[role=img]").first
-    expect(drawing).to_contain_text("s1 · v1=v2 · 41 ✓ same in v2")
+    expect(drawing).to_contain_text("s1 · v1/v2 · 41 ✓ same in v2")
     expect(drawing).to_contain_text("s2 · v1 · 41 ✗ not v2: redo")
     explainer.open("?preset=pins-off&tick=5")
     drawing = page.locator(".diagram-figure svg.diagram[role=img]").first
-    expect(drawing).to_contain_text("s2 · v1 · 41 ✓ by name only")
-    expect(page.locator("svg.diagram-names").first).to_contain_text("2, no hashes")
+    expect(drawing).to_contain_text("s2 · (v1) · 41 ✓ by name only")
+    expect(page.locator("svg.diagram-names").first).to_contain_text("2 unpinned")
 
 
 def test_no_hover_or_focus_text_shows_a_hash(explainer):
