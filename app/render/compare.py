@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from html import escape
 
-from app.content import titles
+from app.content import markdown_html, text, titles
+from app.render.controls import value_words
 from app.render.outcome import outcome_rows
+from model.switches import allowed_values
 
 
 def compare_html(
@@ -19,7 +21,11 @@ def compare_html(
 ) -> str:
     """``changes`` is ``{setting: (yours, protected)}``; ``scratch`` is the model's from-scratch
     counterfactual (``model.analyses.from_scratch``)."""
-    changed = "; ".join(f"{k} is {a} (protected: {b})" for k, (a, b) in changes.items())
+    names = titles("switches")
+    changed = "; ".join(
+        f"{names.get(k, k).lower()} is {_words(k, a)} (with every protection on: {_words(k, b)})"
+        for k, (a, b) in changes.items()
+    )
     mine_rows, their_rows = outcome_rows(mine, trace), outcome_rows(theirs, protected_trace)
     rows = "".join(
         f'<tr class="{"differs" if a != b else ""}"><th scope="row">{escape(k)}</th><td>{escape(a)}</td>'
@@ -32,15 +38,26 @@ def compare_html(
         if parts_at is not None
         else "The two runs are the same, tick for tick."
     )
+    lead = (
+        f"Your run changes: {escape(changed)}. {part}"
+        if changes
+        else markdown_html(text("captions", "compare-same"))
+    )
     return (
-        f"<p>{('Your run changes: ' + escape(changed)) if changes else 'Your run has every protection on.'} "
-        f"{part}</p>"
+        f'<div class="compare-lead">{lead if not changes else f"<p>{lead}</p>"}</div>'
+        # The table scrolls inside its own box on a narrow screen, its first column staying in view.
+        '<div class="scroll" tabindex="0" role="region" aria-label="Your run beside every protection on">'
         '<table class="compare"><caption>Your run beside the same events with every protection on</caption>'
         '<thead><tr><th scope="col">outcome</th><th scope="col">your run</th><th scope="col">every '
         "protection on</th>"
-        f'<th scope="col">same or different</th></tr></thead><tbody>{rows}</tbody></table>'
+        f'<th scope="col">same or different</th></tr></thead><tbody>{rows}</tbody></table></div>'
         + scratch_html(scratch)
     )
+
+
+def _words(setting: str, value: str) -> str:
+    """A switch's value in the reader's words (content/values.md), whatever it is."""
+    return value_words(setting, value) if value in allowed_values(setting) else value
 
 
 def scratch_html(scratch: dict) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
+from app.content import sections
 from app.render.names import hash_names
 
 STORE_TITLES = {
@@ -90,6 +91,15 @@ def _get(record: dict, path):
     return record[path]
 
 
+def _said(field: str | tuple, value):
+    """A record's value in the reader's words where content/values.md has them (an admission's purpose,
+    an acceptance's contract); any other value as it is."""
+    if not isinstance(field, str) or field not in ("purpose", "contract") or not isinstance(value, str):
+        return value
+    lines = sections("values")[field].splitlines()
+    return dict(line.split(": ", 1) for line in lines if ": " in line).get(value, value)
+
+
 def breach_record(trace: dict, tick: int) -> tuple | None:
     """The record behind the first invariant broken at this very tick, to mark it in the tables."""
     for inv in trace["invariants"]:
@@ -163,7 +173,7 @@ def _store_table(
             '<span class="tag broke">broke an invariant</span>' if broke else ""
         )
         cls = " ".join(c for c, on in (("new", new), ("broke", broke)) if on)
-        cells = "".join(_cell(_get(record, path), names) for _, path in columns)
+        cells = "".join(_cell(_said(path, _get(record, path)), names) for _, path in columns)
         body.append(f'<tr class="{cls}">{cells}<td>{marks}</td></tr>')
     return (
         f'{opening}<thead><tr>{head}<th scope="col"><span class="sr-only">marks</span></th></tr></thead>'
