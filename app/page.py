@@ -173,12 +173,19 @@ class PageModel(param.Parameterized):
         them on the scrubber only); after a switch, the run before it under it, and where the two part."""
         s = self.state
         comparison = self.comparison()
+        brief = not moments  # a compact layout: the legend says only that row names are switches
         moments = moments_html(s.tick, self.moments(), s.pause) if moments else ""
         if comparison is None:
-            return diagram_html(s.trace, s.tick, large=large, under=moments)
+            return diagram_html(s.trace, s.tick, large=large, under=moments, brief_legend=brief)
         under = moments + before_after_html(s.before, s.trace, s.tick, comparison)
         return diagram_html(
-            s.trace, s.tick, large=large, before=s.before, parts_at=comparison["first"], under=under
+            s.trace,
+            s.tick,
+            large=large,
+            before=s.before,
+            parts_at=comparison["first"],
+            under=under,
+            brief_legend=brief,
         )
 
     def lifecycles_html(self, animate: bool = False) -> str:

@@ -565,14 +565,17 @@ def _current(at: Layout, tick: int, ids: str = "diagram") -> list[str]:
     return out
 
 
-def legend_html() -> str:
-    """The eight marks and what each stands for (a shape and words: never a colour alone)."""
+def legend_html(brief: bool = False) -> str:
+    """The eight marks and what each stands for (a shape and words: never a colour alone), and how to
+    read the row switches and the journal's row (``brief``: only that row names are switches, for a
+    compact layout)."""
     words = sections("diagram")
     items = "".join(
         f'<li><span class="mark {css}" aria-hidden="true">{symbol}</span> {escape(words["mark " + m])}</li>'
         for m, symbol, css in MARKS
     )
-    switches = f'<p class="legend-note">{escape(words["mark switch"])}</p>'
+    note = words["mark switch"]
+    switches = f'<p class="legend-note">{escape(note.split(". ")[0] + "." if brief else note)}</p>'
     return f'<ul class="legend" aria-label="What the diagram\'s marks mean">{items}</ul>{switches}'
 
 
@@ -697,13 +700,14 @@ def diagram_html(
     before: dict | None = None,
     parts_at: int | None = None,
     under: str = "",
+    brief_legend: bool = False,
 ) -> str:
     """The figure: the tick's caption (read out when it changes), the diagram in a strip that scrolls
     sideways on a narrow screen and keeps the current tick in view, what is ``under`` it (the run before a
     switch, ``before``, which also sets the rows' heights, and ``parts_at`` the tick where they part),
-    and the legend."""
+    and the legend (``brief_legend`` for a compact layout)."""
     caption = tick_caption(trace, tick)
-    key = legend_html() if legend else ""
+    key = legend_html(brief_legend) if legend else ""
     drawing = diagram_svg(trace, tick, caption, large, beside=before, parts_at=parts_at)
     return (
         f'<figure class="diagram-figure{" large" if large else ""}">'

@@ -161,3 +161,11 @@ def test_captions_say_only_what_happened():
         if frame["events"] and frame["events"][0]["kind"] == "heartbeat-missed":
             assert "one miss" not in tick_caption(patient, frame["tick"])
     assert "however many tries" not in tick_caption(chapter("stale-owner"), 13)
+
+
+def test_a_compact_layout_keeps_the_legend_short_and_the_moments_on_the_scrubber():
+    page = page_at("?preset=main&tick=8")
+    full, compact = page.diagram_html(), page.diagram_html(moments=False)
+    assert "Key moments:" in full and "Key moments:" not in compact
+    assert "row lists each" in full and "row lists each" not in compact
+    assert "is a switch: click it to flip the setting." in compact
