@@ -46,6 +46,25 @@ FRAME_FIT = """() => [...document.querySelectorAll("iframe.figure")].map((frame)
 })"""
 
 
+#: Every button, summary and range on the page (through Panel's shadow roots) shorter than 24 px, by its
+#: words. The marks under the scrubber are smaller: the key-moments list holds the same jumps at full size.
+SMALL_TARGETS = """() => {
+  const small = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("button, [role=button], summary, input[type=range]")) {
+      const box = el.getBoundingClientRect();
+      if (box.width > 0 && box.height < 24 && !el.classList.contains("moment-mark")) {
+        const words = (el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 30);
+        small.push(`${el.tagName} ${words} ${box.height.toFixed(1)}`);
+      }
+    }
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return small;
+}"""
+
+
 def assert_four_frames_fit(page, screenshot: str) -> None:
     """The host page's four frames are each their content's height within 10 px, scroll neither way,
     and are saved as a screenshot for a reader to look at."""

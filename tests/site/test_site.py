@@ -26,7 +26,7 @@ from model import Switches, dumps, run, trace_dict
 from model.analyses import fingerprint, sweep
 from model.explore import explore_setting, source_digest
 from model.schedule import Schedule
-from tests.browser.conftest import assert_four_frames_fit, tell_the_group_quickly
+from tests.browser.conftest import SMALL_TARGETS, assert_four_frames_fit, tell_the_group_quickly
 from tests.conftest import ARTIFACTS, ROOT
 from tests.site.conftest import NODE_SCRIPT
 
@@ -591,3 +591,12 @@ def test_a_row_name_clicked_twice_at_one_spot_on_the_light_page_flips_one_switch
     expect(page).not_to_have_url(re.compile("fencing=off"), timeout=20000)
     assert not re.search(r"post_key|newsletter|checkpoints|silent|change=", page.url), page.url
     assert page.outside_requests == []
+
+
+@pytest.mark.browser
+def test_every_control_of_the_light_page_on_a_phone_is_at_least_24_px_tall(offline_page, site_url):
+    page = offline_page
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(f"{site_url}/index.html?preset=main&tick=8")
+    expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=3000)
+    assert page.evaluate(SMALL_TARGETS) == []
