@@ -34,6 +34,12 @@ def sections(name: str) -> dict[str, str]:
     return {parts[i]: parts[i + 1].strip() for i in range(1, len(parts), 2)}
 
 
+def pairs(name: str, section: str) -> dict[str, str]:
+    """The ``id: words`` lines of a section (a switch's values as the reader reads them, a row's short
+    forms), as ``{id: words}``."""
+    return dict(line.split(": ", 1) for line in text(name, section).splitlines() if ": " in line)
+
+
 def text(name: str, section: str) -> str:
     try:
         return sections(name)[section]

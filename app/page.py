@@ -36,6 +36,7 @@ class PageModel(param.Parameterized):
 
     def __init__(self, state: ReaderState | None = None, **params) -> None:
         super().__init__(state=state or ReaderState(), **params)
+        self._compared: tuple = (None, None, None)  # (before, trace, their comparison), by identity
         self.tour = TourCard(self.state)
         # Registered before any view's watcher, so a view redraws a tour step already begun.
         self.state.param.watch(lambda event: self.tour.new_step(), ["tour"])
@@ -166,26 +167,30 @@ class PageModel(param.Parameterized):
         """The model's comparison of the run before the reader's last switch with this one, while it is
         kept (``ReaderState.before``)."""
         s = self.state
-        return compare_runs(s.before, s.trace) if s.before is not None else None
+        if s.before is None:
+            return None
+        before, trace, comparison = self._compared  # every part of a redraw asks; compare once
+        if before is not s.before or trace is not s.trace:
+            comparison = compare_runs(s.before, s.trace)
+            self._compared = (s.before, s.trace, comparison)
+        return comparison
 
     def diagram_html(self, large: bool = False, moments: bool = True) -> str:
         """The diagram at the tick, with the run's key ``moments`` in words under it (a compact layout has
         them on the scrubber only); after a switch, the run before it under it, and where the two part."""
         s = self.state
         comparison = self.comparison()
-        brief = not moments  # a compact layout: the legend says only that row names are switches
-        moments = moments_html(s.tick, self.moments(), s.pause) if moments else ""
-        if comparison is None:
-            return diagram_html(s.trace, s.tick, large=large, under=moments, brief_legend=brief)
-        under = moments + before_after_html(s.before, s.trace, s.tick, comparison)
+        under = moments_html(s.tick, self.moments(), s.pause) if moments else ""
+        if comparison is not None:
+            under += before_after_html(s.before, s.trace, s.tick, comparison)
         return diagram_html(
             s.trace,
             s.tick,
             large=large,
             before=s.before,
-            parts_at=comparison["first"],
+            parts_at=comparison["first"] if comparison else None,
             under=under,
-            brief_legend=brief,
+            brief_legend=not moments,  # a compact layout: the legend says only that row names are switches
         )
 
     def lifecycles_html(self, animate: bool = False) -> str:

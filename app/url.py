@@ -96,19 +96,13 @@ def _group(value: str) -> str:
     )
 
 
-def _bit(key: str) -> Callable[[str], bool]:
+def _bit(key: str, otherwise: str = "showing the full page") -> Callable[[str], bool]:
     def read(value: str) -> bool:
         if value in ("0", "1"):
             return value == "1"
-        raise BadValue(f"{key} must be 0 or 1; got {quoted(value)}, showing the full page.")
+        raise BadValue(f"{key} must be 0 or 1; got {quoted(value)}, {otherwise}.")
 
     return read
-
-
-def _pause(value: str) -> bool:
-    if value in ("0", "1"):
-        return value == "1"
-    raise BadValue(f"pause must be 0 or 1; got {quoted(value)}, so Play waits at each key moment.")
 
 
 #: The one table of the link's flags, in the order a link writes them: the served app, the converted app
@@ -123,7 +117,7 @@ URL_FLAGS: tuple[UrlFlag, ...] = (
     UrlFlag("present", "present", _bit("present"), False),
     UrlFlag("print", "handout", _bit("print"), False),
     UrlFlag("group", "group", _group, ""),
-    UrlFlag("pause", "pause", lambda value: _pause(value), True),
+    UrlFlag("pause", "pause", _bit("pause", "so Play waits at each key moment"), True),
 )
 _FLAG = {f.key: f for f in URL_FLAGS}
 #: Every param a link can set: what the served page watches to keep its address in step.

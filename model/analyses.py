@@ -166,17 +166,7 @@ def first_divergence(a: dict, b: dict) -> int | None:
 
     Wording is not compared: with pins off, t0's admission says "no pin" instead of "pinned v1", but the
     same thing happens; the runs really part at t5, when #2 restores by step name alone."""
-
-    def happenings(frame: dict) -> list:
-        return [(e["lane"], e["kind"]) for e in frame["events"]]
-
-    ticks_a, ticks_b = a["ticks"], b["ticks"]
-    for tick in range(max(len(ticks_a), len(ticks_b))):
-        if tick >= len(ticks_a) or tick >= len(ticks_b):
-            return tick
-        if happenings(ticks_a[tick]) != happenings(ticks_b[tick]):
-            return tick
-    return None
+    return next(iter(ticks_that_differ(a, b)), None)
 
 
 def ticks_that_differ(a: dict, b: dict) -> list[int]:

@@ -12,15 +12,10 @@ from html import escape
 from app.content import markdown_html, sections, titles
 from app.render.controls import value_words
 from app.render.diagram import diagram_svg, tick_caption
-from model.switches import allowed_values
 
 
 def _words(section: str, **fields) -> str:
     return " ".join(sections("comparison")[section].format(**fields).split())
-
-
-def _value(setting: str, value: str) -> str:
-    return value_words(setting, value) if value in allowed_values(setting) else value
 
 
 def lead_text(comparison: dict, after: dict) -> str:
@@ -31,8 +26,8 @@ def lead_text(comparison: dict, after: dict) -> str:
         _words(
             "change",
             title=names.get(c["switch"], c["switch"]).lower(),
-            before=_value(c["switch"], c["before"]),
-            after=_value(c["switch"], c["after"]),
+            before=value_words(c["switch"], c["before"]),
+            after=value_words(c["switch"], c["after"]),
         )
         for c in comparison["switched"]
     ]

@@ -7,7 +7,6 @@ from html import escape
 from app.content import markdown_html, text, titles
 from app.render.controls import value_words
 from app.render.outcome import outcome_rows
-from model.switches import allowed_values
 
 
 def compare_html(
@@ -23,7 +22,7 @@ def compare_html(
     counterfactual (``model.analyses.from_scratch``)."""
     names = titles("switches")
     changed = "; ".join(
-        f"{names.get(k, k).lower()} is {_words(k, a)} (with every protection on: {_words(k, b)})"
+        f"{names.get(k, k).lower()} is {value_words(k, a)} (with every protection on: {value_words(k, b)})"
         for k, (a, b) in changes.items()
     )
     mine_rows, their_rows = outcome_rows(mine, trace), outcome_rows(theirs, protected_trace)
@@ -39,12 +38,12 @@ def compare_html(
         else "The two runs are the same, tick for tick."
     )
     lead = (
-        f"Your run changes: {escape(changed)}. {part}"
+        f"<p>Your run changes: {escape(changed)}. {part}</p>"
         if changes
         else markdown_html(text("captions", "compare-same"))
     )
     return (
-        f'<div class="compare-lead">{lead if not changes else f"<p>{lead}</p>"}</div>'
+        f'<div class="compare-lead">{lead}</div>'
         # The table scrolls inside its own box on a narrow screen, its first column staying in view.
         '<div class="scroll" tabindex="0" role="region" aria-label="Your run beside every protection on">'
         '<table class="compare"><caption>Your run beside the same events with every protection on</caption>'
@@ -53,11 +52,6 @@ def compare_html(
         f'<th scope="col">same or different</th></tr></thead><tbody>{rows}</tbody></table></div>'
         + scratch_html(scratch)
     )
-
-
-def _words(setting: str, value: str) -> str:
-    """A switch's value in the reader's words (content/values.md), whatever it is."""
-    return value_words(setting, value) if value in allowed_values(setting) else value
 
 
 def scratch_html(scratch: dict) -> str:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from html import escape
 
-from app.content import heading, markdown_html, sections, text, title_and_body
+from app.content import heading, markdown_html, pairs, text, title_and_body
 from model.switches import SETTINGS, Role, allowed_values
 
 
 def value_words(setting: str, value: str) -> str:
-    """A switch's value as the reader reads it (content/values.md); its name stays in links."""
-    lines = dict(line.split(": ", 1) for line in sections("values")[setting].splitlines() if ": " in line)
-    return lines[value]
+    """A switch's value as the reader reads it (content/values.md); its name stays in links. A value the
+    file does not know (from a trace made elsewhere) is shown as it is."""
+    return pairs("values", setting).get(value, value)
 
 
 def _option(setting: str, value: str, chosen: bool) -> str:
@@ -101,11 +101,10 @@ def player_html(
     speeds: list[str],
     keys: bool = True,
     moments: list[tuple[int, str, str]] = (),
-    pause: bool | None = None,
 ) -> str:
     """The player; ``keys`` adds the line that names the keyboard shortcuts; no ``speeds``, no speed group
     (a figure's compact player). The run's key ``moments`` (tick, mark, words) are marks on the scrubber
-    that jump there; ``pause`` (unless None) is a toggle for whether Play waits at each of them."""
+    that jump there."""
     buttons = []
     for action, icon, word in PLAYER_BUTTONS:
         if action == "toggle":

@@ -18,7 +18,7 @@ import textwrap
 from dataclasses import dataclass
 from html import escape
 
-from app.content import sections, titles
+from app.content import pairs, sections, titles
 from app.render.controls import value_words
 from app.render.names import key_names
 from app.render.records import STORE_TITLES
@@ -305,23 +305,26 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
              for lane in lanes}  # fmt: skip
     longest, most_messages, names = 10, 0, 0
     breaches = breaches_at(trace)
-    for frame in trace["ticks"]:
+
+    def tick_items(frame: dict, keys: dict, breaches: dict) -> tuple[list[Item], list]:
         items, messages = items_of(frame, keys, breaches)
-        if not large or _plans(frame):
-            items += journal_items(frame)
+        return items + (journal_items(frame) if not large or _plans(frame) else []), messages
+
+    def grow(items: list[Item]) -> None:  # each row at least as tall as these lines need
+        for lane in lanes:
+            lines[lane] = max(lines[lane], sum(len(i.lines) for i in items if i.lane == lane))
+
+    for frame in trace["ticks"]:
+        items, messages = tick_items(frame, keys, breaches)
         if frame["tick"] == tick:
             now = (items, messages)
-            for lane in lanes:
-                lines[lane] = max(lines[lane], sum(len(i.lines) for i in items if i.lane == lane))
+            grow(items)
         for lane in lanes:
             names = max(names, *map(len, lane_name(lane, frame)))
         longest = max([longest, *(len(line) for i in items for line in i.lines)])
         most_messages = max(most_messages, len(messages))
     if beside is not None and tick < len(beside["ticks"]):
-        frame = beside["ticks"][tick]
-        items = items_of(frame, key_names(beside), breaches_at(beside))[0] + journal_items(frame)
-        for lane in lanes:
-            lines[lane] = max(lines[lane], sum(len(i.lines) for i in items if i.lane == lane))
+        grow(tick_items(beside["ticks"][tick], key_names(beside), breaches_at(beside))[0])
     admitted = {f"attempt #{a['attempt']}" for a in trace["ticks"][tick]["attempts"]}
     lanes = [lane for lane in lanes if not lane.startswith("attempt") or lane in admitted]
     if large and not _plans(trace["ticks"][tick]):
@@ -411,8 +414,7 @@ ROW_SWITCH = {"report": "change", "attempt #1": "silent", JOURNAL: "checkpoints"
 
 def row_switch_words(setting: str) -> dict[str, str]:
     """A row switch's values as its row says them (short: the names' column is narrow on a phone)."""
-    lines = sections("diagram")[f"row {setting}"].splitlines()
-    return dict(line.split(": ", 1) for line in lines if ": " in line)
+    return pairs("diagram", f"row {setting}")
 
 
 def row_switch_lines() -> list[str]:
@@ -459,8 +461,8 @@ def _toggle(lane: str, switches: dict[str, str], drawn: str, shown: str) -> str:
     current = switches.get(setting, values[0])
     following = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
     title = titles("switches").get(setting, setting)
-    now = value_words(setting, current) if current in values else current
-    said = f"{shown}: {title} is {now}; click to switch to {value_words(setting, following)}"
+    now, then = (value_words(setting, v) for v in (current, following))
+    said = f"{shown}: {title} is {now}; click to switch to {then}"
     return (
         f'<g class="row-switch" role="button" tabindex="0" data-action="set" data-key="row-{lane}" '
         f'data-value="{setting}={following}" aria-label="{escape(said)}"><title>{escape(said)}</title>'
@@ -603,7 +605,8 @@ def tick_caption(trace: dict, tick: int) -> str:
         if event["lane"] == top["lane"]:
             fields |= {k: v for k, v in _fields(event, keys).items() if v and not fields.get(k)}
     fields |= {"report": frame["report"]} | ({} if fields["epoch"] else {"epoch": str(frame["epoch"])})
-    fields |= _context(frame)
+    context = _context(frame)
+    fields |= context
     section = f"breach {broken[0]}" if broken else _section(top, frame, trace)
     said = [sections("ticks")[section].format(**fields)]
     named = {top["kind"], *COVERS.get(section, ())}
@@ -611,7 +614,7 @@ def tick_caption(trace: dict, tick: int) -> str:
         kind = event["kind"]
         if kind in MOMENT_KINDS and kind not in named:
             named.add(kind)
-            said.append(sections("ticks")[f"also {kind}"].format(**_fields(event, keys) | _context(frame)))
+            said.append(sections("ticks")[f"also {kind}"].format(**_fields(event, keys) | context))
     return " ".join(" ".join(said).split())
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from app.content import sections
+from app.content import pairs
 from app.render.names import hash_names
 
 STORE_TITLES = {
@@ -94,10 +94,9 @@ def _get(record: dict, path):
 def _said(field: str | tuple, value):
     """A record's value in the reader's words where content/values.md has them (an admission's purpose,
     an acceptance's contract); any other value as it is."""
-    if not isinstance(field, str) or field not in ("purpose", "contract") or not isinstance(value, str):
+    if field not in ("purpose", "contract") or not isinstance(value, str):
         return value
-    lines = sections("values")[field].splitlines()
-    return dict(line.split(": ", 1) for line in lines if ": " in line).get(value, value)
+    return pairs("values", field).get(value, value)
 
 
 def breach_record(trace: dict, tick: int) -> tuple | None:
