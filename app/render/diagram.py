@@ -733,25 +733,24 @@ def key_moments(trace: dict, parts_at: int | None = None) -> list[tuple[int, str
     moments, seen = [], set()
     for frame in trace["ticks"]:
         t = frame["tick"]
-        events = sorted(
+        named: dict[str, str] = {}  # what the tick's moments are called, and each one's mark
+        for e in sorted(
             (e for e in frame["events"] if e["kind"] in MOMENT_KINDS),
             key=lambda e: MOMENT_KINDS.index(e["kind"]),
-        )
-        names = list(dict.fromkeys(
-            said[f"moment {e['kind']}"].format(who=e["lane"].removeprefix("attempt "), label=e["label"])
-            for e in events
-        ))  # fmt: skip
-        names += [f"breaks: {title}" for (at, _), titles_ in broken.items() if at == t for title in titles_]
-        marks = [MARK_OF_KIND.get(e["kind"], "work") for e in events] + ["broken"] * (
-            len(names) > len(events)
-        )
-        names = [n for n in names if n not in seen or n.startswith("breaks")]  # the first of each, once
-        seen.update(names)
+        ):
+            who = e["lane"].removeprefix("attempt ")
+            named.setdefault(
+                said[f"moment {e['kind']}"].format(who=who, label=e["label"]), MARK_OF_KIND[e["kind"]]
+            )
+        for (at, _), titles_broken in broken.items():
+            named.update({f"breaks: {title}": "broken" for title in titles_broken if at == t})
+        # The first of each moment, once (a breach every time): the mark is that of what is named.
+        named = {name: mark for name, mark in named.items() if name not in seen or name.startswith("breaks")}
+        seen.update(named)
         if t == parts_at:
-            names.insert(0, said["moment parts"])
-        if names:
-            mark = min(marks, key=RANK.__getitem__) if marks else "control"
-            moments.append((t, mark, ", ".join(names)))
+            named = {said["moment parts"]: "control", **named}
+        if named:
+            moments.append((t, min(named.values(), key=RANK.__getitem__), ", ".join(named)))
     return moments
 
 

@@ -169,3 +169,11 @@ def test_a_compact_layout_keeps_the_legend_short_and_the_moments_on_the_scrubber
     assert "Key moments:" in full and "Key moments:" not in compact
     assert "row lists each" in full and "row lists each" not in compact
     assert "is a switch: click it to flip the setting." in compact
+
+
+def test_a_key_moment_s_mark_is_that_of_what_it_names():
+    """With fencing off, #1's later stale writes (t9, t10) are not named again, so t10's moment is the
+    acceptance, marked as one, not by the stale write it leaves unsaid; a breach is always marked."""
+    moments = {t: (mark, words) for t, mark, words in key_moments(chapter("main", fencing="off"))}
+    assert moments[10] == ("accepted", "accepted") and 9 not in moments
+    assert moments[8] == ("broken", "stale write lands, breaks: No stale write")
