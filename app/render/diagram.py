@@ -729,7 +729,7 @@ def key_moments(trace: dict, parts_at: int | None = None) -> list[tuple[int, str
     write, an acceptance, a death, the dependant starting, the confirmation, any invariant broken, and
     (``parts_at``) where the run parts from the one before a switch. One per tick, its events named
     together ("#1 fenced, breaks: No stale write")."""
-    said, broken = sections("diagram"), breaches_at(trace)
+    said, broken, keys = sections("diagram"), breaches_at(trace), key_names(trace)
     moments, seen = [], set()
     for frame in trace["ticks"]:
         t = frame["tick"]
@@ -738,10 +738,7 @@ def key_moments(trace: dict, parts_at: int | None = None) -> list[tuple[int, str
             (e for e in frame["events"] if e["kind"] in MOMENT_KINDS),
             key=lambda e: MOMENT_KINDS.index(e["kind"]),
         ):
-            who = e["lane"].removeprefix("attempt ")
-            named.setdefault(
-                said[f"moment {e['kind']}"].format(who=who, label=e["label"]), MARK_OF_KIND[e["kind"]]
-            )
+            named.setdefault(said[f"moment {e['kind']}"].format(**_fields(e, keys)), MARK_OF_KIND[e["kind"]])
         for (at, _), titles_broken in broken.items():
             named.update({f"breaks: {title}": "broken" for title in titles_broken if at == t})
         # The first of each moment, once (a breach every time): the mark is that of what is named.

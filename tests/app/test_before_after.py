@@ -130,7 +130,7 @@ def test_no_tooltip_or_label_of_any_chapter_s_tick_shows_a_hash():
 #: A word each key moment's caption must hold (what the scrubber calls the moment, what the caption says).
 NAMED_BY = {"goes silent": "silent", "report corrected": "corrected", "UNKNOWN": "UNKNOWN",
             "fenced": "refused", "stale write lands": "lands", "accepted": "accept", "dies": "dies",
-            "newsletter starts": "newsletter", "confirmed": "confirmed"}  # fmt: skip
+            "newsletter starts": "newsletter", "confirms": "confirmed"}  # fmt: skip
 
 
 def test_each_key_moment_s_caption_names_the_event_that_makes_it_key():
@@ -175,5 +175,5 @@ def test_a_key_moment_s_mark_is_that_of_what_it_names():
     """With fencing off, #1's later stale writes (t9, t10) are not named again, so t10's moment is the
     acceptance, marked as one, not by the stale write it leaves unsaid; a breach is always marked."""
     moments = {t: (mark, words) for t, mark, words in key_moments(chapter("main", fencing="off"))}
-    assert moments[10] == ("accepted", "accepted") and 9 not in moments
+    assert moments[10] == ("accepted", "accepted for v2") and 9 not in moments
     assert moments[8] == ("broken", "stale write lands, breaks: No stale write")
