@@ -11,10 +11,13 @@ page's search of wider ranges (``static/explore.js``) asks ``wider_count`` and `
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from app.page import PageModel
+from app.render.before_after import change_words
 from app.render.explore import against_html, wider_result_html
+from app.url import GROUP_NAME
 from model.explore import PROTECTIONS, explore_setting, parse_protections, schedule_list, space_with
 from model.switches import SwitchError
 
@@ -64,23 +67,69 @@ class LightPage:
             "switches": page.switches_html(),
         }
 
+    def story(self) -> tuple:
+        """What makes the run (the switches, the schedule, the tour's step), without the tick."""
+        s = self.state
+        return (s.values(), s.schedule_overrides(), s.tour)
 
-_page: LightPage | None = None
+    def change_words(self, before: tuple) -> str:
+        """What changed in the story since ``before`` (a ``story()``), in words; empty if nothing did."""
+        if before == self.story():
+            return ""
+        return change_words(before[0], self.state.values(), before[1] != self.state.schedule_overrides())
 
 
-def start(search: str) -> str:
-    """The page for a link's query, as JSON (what static/light.js calls first)."""
-    global _page
-    _page = LightPage(search)
-    return json.dumps(_page.parts())
+#: Every page this interpreter holds, by key: one a frame, or one a ``?group=`` (a group is one state:
+#: its frames share the switches, the schedule and the tick). static/light-worker.js serves every frame
+#: of the site's origin from one interpreter and tells the other frames of a key what changed.
+_pages: dict[str, LightPage] = {}
+_frames = itertools.count(1)
 
 
-def act(action: str, value: str, part: str = "") -> str:
-    """Do what the reader asked (in ``part`` of the page) and return the page's parts, as JSON."""
-    if _page is None:
+def _actions(asked: str) -> list[tuple[str, str, str]]:
+    """``[[action, value, part], …]`` (JSON) as tuples; anything else in it is ignored (it came from a
+    browser, and a page's own act ignores what means nothing just the same)."""
+    try:
+        listed = json.loads(asked or "[]")
+    except ValueError:
+        return []
+    if not isinstance(listed, list):
+        return []
+    return [
+        (a[0], a[1], a[2])
+        for a in listed
+        if isinstance(a, list) and len(a) == 3 and all(isinstance(x, str) for x in a)
+    ]
+
+
+def start(search: str, group: str = "", actions: str = "[]") -> str:
+    """A frame's page for its link's query, after the reader's ``actions`` made before Python was there,
+    as JSON with the page's ``key`` (what static/light.js calls first). A frame of a ``group`` joins the
+    group's page when another frame has started it: the first frame's link opens the group's story."""
+    key = f"group:{group}" if GROUP_NAME.fullmatch(group or "") else f"frame:{next(_frames)}"
+    page = _pages.get(key)
+    if page is None:
+        page = _pages[key] = LightPage(search)
+    for action, value, part in _actions(actions):
+        page.act(action, value, part)
+    return json.dumps({"key": key, **page.parts()})
+
+
+def act(key: str, action: str, value: str, part: str = "") -> str:
+    """Do what the reader asked (in ``part`` of the page ``key``) and return the page's parts, as JSON,
+    with ``changed``: what the action changed in the story, in words for the other frames of a group
+    (empty when it only moved the tick)."""
+    page = _pages.get(key)
+    if page is None:
         return start("")
-    _page.act(action, value, part)
-    return json.dumps(_page.parts())
+    before = page.story()
+    page.act(action, value, part)
+    return json.dumps({"key": key, **page.parts(), "changed": page.change_words(before)})
+
+
+def close(key: str) -> None:
+    """The last frame of ``key`` has gone: forget its page."""
+    _pages.pop(key, None)
 
 
 # --- the explore page's search of wider ranges (static/explore.js) -----------------------------------

@@ -138,6 +138,8 @@ def browser_table() -> dict:
         "figures": list(FIGURES),
         "page_flags": list(PAGE_FLAGS),
         "plain": ["preset", "tick", *PAGE_FLAGS],  # a link the pre-render can show without Python
+        "tour_plain": ["tour", *PAGE_FLAGS],  # a tour step's link, pre-rendered too
+        "tour_steps": len(tour_steps()),
         "keys": KEYS,
     }
 

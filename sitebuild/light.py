@@ -2,9 +2,11 @@
 Bokeh and no request outside the site.
 
 What it writes: ``light/wheels/`` (the app's wheel, whose Panel views the light page never imports, and
-the pure wheels ``app.light`` needs: param, markdown-it-py, mdurl), ``light/<chapter>.json`` (every
-chapter pre-rendered at every tick by ``app.light.LightPage.parts``, the very function the browser calls
-later, so the first picture is there before Python and does not change when Python takes over), and
+the pure wheels ``app.light`` needs: param, markdown-it-py, mdurl), ``light/<chapter>.json`` and
+``light/tour-<step>.json`` (every chapter and every tour step pre-rendered at every tick by
+``app.light.LightPage.parts``, the very function the browser calls later, so the first picture is there
+before Python and does not change when Python takes over; a tour step with its card after each answer
+is checked), and
 ``light/manifest.json`` (the wheels and chapters, for ``static/light.js``).
 """
 
@@ -17,6 +19,7 @@ from pathlib import Path
 
 from app.light import FIXED_PARTS, LightPage
 from app.state import PRESETS
+from app.tour import steps as tour_steps
 from app.url import browser_table
 from sitebuild.pyodide import ensure_npm_pyodide
 from sitebuild.wheels import fetch_wheel, pyodide_environment
@@ -26,15 +29,36 @@ from sitebuild.wheels import fetch_wheel, pyodide_environment
 LIGHT_PACKAGES = ("param", "markdown-it-py", "mdurl")
 
 
-def chapter_frames(preset: str) -> dict:
-    """A chapter at every tick: the parts that change with the tick, and once those that do not."""
-    page = LightPage(f"?preset={preset}")
+def _frames(link: str) -> dict:
+    """A link's run at every tick: the parts that change with the tick, and once those that do not;
+    ``start``, the tick the link opens at."""
+    page = LightPage(link)
+    start = page.state.tick
     ticks = []
     for tick in range(page.state.end_tick + 1):
         page.act("go", str(tick))
         parts = page.parts()
         ticks.append({k: v for k, v in parts.items() if k not in FIXED_PARTS})
-    return {"preset": preset, "fixed": {k: parts[k] for k in FIXED_PARTS}, "ticks": ticks}
+    return {"start": start, "fixed": {k: parts[k] for k in FIXED_PARTS}, "ticks": ticks}
+
+
+def chapter_frames(preset: str) -> dict:
+    """A chapter at every tick."""
+    return {"preset": preset, **_frames(f"?preset={preset}")}
+
+
+def tour_frames(number: int) -> dict:
+    """A tour step at every tick, and its card once each answer (or none) is checked: the step's run is
+    fixed, so the verdicts are too, and a reader can take the tour before Python is there."""
+    step = tour_steps()[number - 1]
+    verdicts = {}
+    for chosen in ["", *map(str, range(len(step.answers)))]:
+        page = LightPage(f"?tour={number}")
+        if chosen:
+            page.act("answer", chosen, "tour")
+        page.act("check", "", "tour")
+        verdicts[chosen] = page.parts()["tour"]
+    return {"tour": {"step": number, "ask": step.ask, "verdicts": verdicts}, **_frames(f"?tour={number}")}
 
 
 def write_light(site: Path, app_wheel: Path) -> None:
@@ -47,5 +71,7 @@ def write_light(site: Path, app_wheel: Path) -> None:
         shutil.copy2(wheel, out / "wheels" / wheel.name)
     for preset in PRESETS:
         (out / f"{preset}.json").write_text(json.dumps(chapter_frames(preset)), encoding="utf-8")
+    for number in range(1, len(tour_steps()) + 1):
+        (out / f"tour-{number}.json").write_text(json.dumps(tour_frames(number)), encoding="utf-8")
     manifest = {"wheels": [w.name for w in wheels], "chapters": list(PRESETS), "browser": browser_table()}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")

@@ -90,6 +90,10 @@ setTimeout(() => document.getElementById("light").classList.remove("pending"), 3
 <div id="part-records" class="part">{parts["records"]}</div></details>
 <details class="fold" data-in=""><summary>Switches</summary>
 <div id="part-switches" class="part">{parts["switches"]}</div></details>
+<details class="fold embed-code" data-in=""><summary>{escape(heading("embed-code"))}</summary>
+<div class="intro">{markdown_html(text("captions", "embed-code"))}</div>
+<textarea readonly rows="4" aria-label="{escape(heading("embed-code"))}"></textarea>
+<p><button type="button" class="copy-embed">Copy embed code</button></p></details>
 {full}{about}
 </main>
 <script type="module" src="static/light.js"></script>

@@ -28,7 +28,11 @@ form.addEventListener("submit", async (event) => {
     if (!ask) {
       say("Loading Python in your browser…");
       const manifest = await (await fetch(new URL("light/manifest.json", base))).json();
-      ask = startPython(manifest.wheels, { onFailure: (error) => say(`Python could not start here (${error}).`) });
+      // Its own worker: a search takes seconds, and the explainer's frames must not wait behind it.
+      ({ ask } = startPython(manifest.wheels, {
+        shared: false,
+        onFailure: (error) => say(`Python could not start here (${error}).`),
+      }));
     }
     const asked = request();
     const count = await ask("wider_count", [asked]);

@@ -1,33 +1,95 @@
-// The light explainer's Python, in a worker so the page answers clicks while Pyodide starts: it loads the
-// vendored Pyodide, the model and the wheels the page names, says {ready: true}, then answers {id, call, args} with the JSON
-// app.light returns. Calls are answered in the order they came.
+// The light explainer's Python: one Pyodide for every page and frame of the site's origin in one browser
+// (a SharedWorker; where the browser has none, static/python.js starts this as a dedicated worker, one
+// a page). It loads the vendored Pyodide, the model and the wheels the first caller names, says
+// {ready: true} to every caller, then answers {id, call, args} with the JSON app.light returns.
+//
+// A page of app.light has a key: one a frame, or one a ?group= (a group is one state). What a caller
+// does to a key is pushed ({push: json}) to the other callers of that key, so every frame of a group
+// redraws, and a key's playback is timed here, once, however many frames show it.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 let light = null;
-const started = (async (wheels) => {
+let giveWheels = null;
+const started = (async () => {
+  const wheels = await new Promise((resolve) => { giveWheels = resolve; });
   const base = new URL("../", import.meta.url);
   const pyodideURL = new URL("pyodide/", base).href;
   const pyodide = await loadPyodide({ indexURL: pyodideURL, lockFileURL: `${pyodideURL}pyodide-lock.json` });
   await pyodide.loadPackage("durable-work-model", { messageCallback: () => {} });
-  for (const wheel of await wheels) {
+  for (const wheel of wheels) {
     const response = await fetch(new URL(`light/wheels/${wheel}`, base));
     if (!response.ok) throw new Error(`the wheel ${wheel} could not be fetched (${response.status})`);
     pyodide.unpackArchive(await response.arrayBuffer(), "wheel");
   }
   light = pyodide.pyimport("app.light");
-})(new Promise((resolve) => { self.wheels = resolve; }));
-started.then(() => self.postMessage({ ready: true }), (error) => self.postMessage({ error: String(error) }));
+})();
 
-self.onmessage = async (event) => {
-  const { id, call, args } = event.data;
-  if (call === "wheels") {
-    self.wheels(args);
-    return;
+const members = new Map(); // key -> the callers (ports) showing it
+const players = new Map(); // key -> the timer of its next tick while it plays
+
+function join(key, port) {
+  if (!members.has(key)) members.set(key, new Set());
+  members.get(key).add(port);
+}
+
+function leave(key, port) {
+  const ports = members.get(key);
+  if (!ports) return;
+  ports.delete(port);
+  if (ports.size) return;
+  members.delete(key);
+  clearTimeout(players.get(key));
+  players.delete(key);
+  light.close(key);
+}
+
+// After every call on a key: the other callers of the key are told, and the key plays on, or stops.
+function after(key, json, from) {
+  for (const port of members.get(key) || []) if (port !== from) port.postMessage({ push: json });
+  clearTimeout(players.get(key));
+  const { playing, period } = JSON.parse(json);
+  if (playing && members.has(key)) {
+    players.set(key, setTimeout(() => after(key, light.act(key, "advance", "", ""), null), period));
+  } else {
+    players.delete(key);
   }
-  try {
-    await started;
-    self.postMessage({ id, json: light[call](...args) });
-  } catch (error) {
-    self.postMessage({ id, error: String(error) });
-  }
-};
+}
+
+function serve(port) {
+  let wheelsAsked = false;
+  const keys = new Set(); // what this caller showed, left when it says goodbye
+  started.then(() => port.postMessage({ ready: true }), (error) => port.postMessage({ error: String(error) }));
+  port.onmessage = async (event) => {
+    const { id, call, args } = event.data;
+    if (call === "wheels") {
+      if (!wheelsAsked && giveWheels) giveWheels(args);
+      wheelsAsked = true;
+      return;
+    }
+    try {
+      await started;
+      if (call === "bye") {
+        for (const key of keys) leave(key, port);
+        keys.clear();
+        return;
+      }
+      const json = light[call](...args);
+      if (call === "start" || call === "act") {
+        const { key } = JSON.parse(json);
+        if (!keys.has(key)) { keys.add(key); join(key, port); }
+        port.postMessage({ id, json });
+        after(key, json, port);
+      } else {
+        port.postMessage({ id, json });
+      }
+    } catch (error) {
+      port.postMessage({ id, error: String(error) });
+    }
+  };
+}
+
+if (typeof SharedWorkerGlobalScope !== "undefined" && self instanceof SharedWorkerGlobalScope) {
+  self.onconnect = (event) => serve(event.ports[0]);
+} else {
+  serve(self);
+}

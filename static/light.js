@@ -1,14 +1,17 @@
-// The light explainer's browser side. Python (app/light.py on the vendored Pyodide, in a worker:
-// static/light-worker.js) decides everything; this paints the HTML parts it returns and passes back
-// clicks and keys. Until Python is ready, the chapter's pre-render (light/<chapter>.json, written by the
-// same Python at build time) is painted and stepped through; anything that needs Python (a switch) waits
-// for it and is then done in order.
+// The light explainer's browser side. Python (app/light.py on the vendored Pyodide, in a worker that
+// every frame of the site shares: static/light-worker.js) decides everything; this paints the HTML parts
+// it returns and passes back clicks and keys. Until Python is ready, a pre-render (light/<chapter>.json,
+// light/tour-<step>.json, written by the same Python at build time) is painted and stepped through, and
+// a tour step's answers are judged from it; anything else (a switch) waits for Python and is then done
+// in order. Python starts where the reader has got to: the pre-render's link and what was done on it.
 
 import { follow, holdStill, joinGroup, watchHeight } from "./frame.js";
 import { startPython } from "./python.js";
 
 const PARTS = ["header", "tour", "player", "figure", "badges", "outcome", "lifecycles", "records", "switches"];
 const STEPS = { first: () => 0, back: (t) => t - 1, forward: (t) => t + 1 };
+// What only moves the tick or plays: shared in a group as a tick, not as an action.
+const MOVES = new Set(["first", "back", "forward", "last", "go", "advance", "toggle"]);
 const INTERACTIVE = "input, textarea, select, button, summary, [role=button], a";
 const base = new URL("../", import.meta.url);
 // What the link's grammar says the browser must know (app.url.browser_table, written by the build into
@@ -23,36 +26,45 @@ const asked = window.location.search; // the link as given: Python reads it, odd
 const query = new URLSearchParams(asked);
 const pending = []; // what waits for Python: the reader's own actions, and at most one told tick
 const MAX_PENDING = 64;
-let readerMoved = false; // the reader (or the group) moved before Python started: Python starts there instead
-let chapter = null; // the pre-rendered chapter on show while Python loads
-let python = null; // app.light's act(action, value), answered by the worker, once it has started
-let timer = null;
+let prerender = null; // the pre-render on show while Python loads: {link, data, done: [actions], chosen, verdict}
+let readerMoved = false; // the reader (or the group) moved before Python started
+let python = null; // {ask, tell, shared}, once Python has started
+let key = ""; // the page Python keeps for this frame (or its group)
 const shown = new Map(); // each part's HTML as last painted
 
-// ?view=NAME shows one figure with the player (the CSS hides the rest); ?group=NAME keeps the figures of
-// one article on one tick (frame.js's joinGroup: what a told tick causes is not told back).
+// ?view=NAME shows one figure with the player (the CSS hides the rest); ?group=NAME makes the figures of
+// one article one run: through the shared worker once Python is there, and before it (or where each
+// page has its own worker) over frame.js's joinGroup.
 const view = query.get("view");
 if (FIGURES.includes(view)) {
   root.classList.add(`figure-${view}`);
   if (view === "lifecycles") root.querySelector("details.fold[data-in~=lifecycles]").open = true;
 }
+const pageFlags = () => PAGE_FLAGS.filter((k) => query.has(k)).map((k) => `&${k}=${encodeURIComponent(query.get(k))}`).join("");
 const groupName = query.get("group") || "";
 const group = GROUP.test(groupName) ? joinGroup(groupName, {
   isTick: (tick) => TICK.test(String(tick)),
   now: () => Number(root.dataset.tick),
-  go: (tick) => act("go", String(tick), ""),
+  // Not told: joinGroup keeps its echo from going back. Not the reader's own either.
+  go: (tick) => act("go", String(tick), "", { own: false }),
+  acted: (entry) => act(...entry, { told: true }),
 }) : null;
 
-// Inside an article (an iframe): say how tall the content is, so the host can size the frame.
+// Inside an article (an iframe): say how tall the content is, so the host can size the frame. Told after
+// every paint as well as on a resize: a frame off screen may not be laid out until it is scrolled to.
 const tellHeight = watchHeight(root);
 
-const say = (words, tone = "") => {
+// The status line floats over the top of the page (site.css), so words in it never change its height.
+let unsay = null;
+const say = (words, tone = "", seconds = 0) => {
   status.textContent = words;
   status.className = `status ${tone}`;
   status.hidden = !words;
+  clearTimeout(unsay);
+  if (words && seconds) unsay = setTimeout(() => say(""), seconds * 1000);
 };
 
-function paint(parts) {
+function paint(parts, { told = false } = {}) {
   // The control that had the focus (a button pressed with the keyboard) has it again after the repaint.
   const focused = document.activeElement && root.contains(document.activeElement)
     ? document.activeElement.dataset.key : null;
@@ -67,49 +79,100 @@ function paint(parts) {
   requestAnimationFrame(() => follow(root));
   const moved = root.dataset.tick !== String(parts.tick);
   root.dataset.tick = String(parts.tick);
-  if (group && moved) group.moved(parts.tick);
+  if (group && moved && !told) group.moved(parts.tick);
   root.dataset.painted = String(performance.now()); // for benchmarks/site_bench.py
   root.classList.remove("pending");
   // The link says where the reader is (Python's query), with this page's own layout flags kept.
   const link = new URLSearchParams(parts.query.replace(/^\?/, ""));
-  for (const key of PAGE_FLAGS) if (query.has(key)) link.set(key, query.get(key));
+  for (const flag of PAGE_FLAGS) {
+    if (query.has(flag)) link.set(flag, query.get(flag));
+    else link.delete(flag); // another frame of the group opened its page with its own layout
+  }
   const search = link.toString();
   window.history.replaceState(null, "", window.location.pathname + (search ? `?${search}` : ""));
-  clearTimeout(timer);
-  if (parts.playing) timer = setTimeout(() => act("advance", ""), parts.period);
+  writeEmbedCode(search);
   tellHeight();
 }
 
+// --- before Python: the pre-render -----------------------------------------------------------------
+
 function frame(tick) {
-  const t = Math.max(0, Math.min(chapter.ticks.length - 1, tick));
-  return { ...chapter.fixed, ...chapter.ticks[t] };
+  const { data } = prerender;
+  const t = Math.max(0, Math.min(data.ticks.length - 1, tick));
+  const parts = { ...data.fixed, ...data.ticks[t] };
+  if (prerender.verdict !== null) parts.tour = prerender.verdict;
+  return parts;
 }
 
-async function openChapter(name, tick) {
+// A chapter (name) or a tour step (tour-N), at a tick (or, for a tour step, where the step starts).
+async function open(name, link, tick = null) {
   const response = await fetch(new URL(`light/${name}.json`, base));
-  if (!response.ok) throw new Error(`no pre-render for the chapter ${name}`);
-  chapter = await response.json();
-  paint(frame(tick));
+  if (!response.ok) throw new Error(`no pre-render for ${name}`);
+  const data = await response.json();
+  prerender = { link: link + pageFlags(), data, done: [], chosen: "", verdict: null };
+  paint(frame(tick ?? data.start));
 }
 
-function act(action, value, part = "") {
+// What the pre-render can do itself: step, open a chapter or a tour step, pick and check a tour answer.
+// Returns whether it did; what it did is remembered, for Python to do the same when it starts.
+function actLocally(action, value, part) {
+  if (!prerender) return false;
+  const tick = Number(root.dataset.tick || 0);
+  const last = prerender.data.ticks.length - 1;
+  const tour = prerender.data.tour;
+  const to = (t) => {
+    const clamped = Math.max(0, Math.min(last, t));
+    prerender.done = prerender.done.filter(([a]) => a !== "go"); // only where the reader ends up counts
+    prerender.done.push(["go", String(clamped), ""]);
+    paint(frame(clamped));
+    return true;
+  };
+  if (part === "tour" && tour) {
+    if (action === "answer" && /^\d$/.test(value) && Object.hasOwn(tour.verdicts, value)) {
+      prerender.chosen = value;
+      prerender.done.push([action, value, part]);
+      return true;
+    }
+    if (action === "check") {
+      prerender.verdict = tour.verdicts[prerender.chosen];
+      prerender.done.push([action, value, part]);
+      return to(tour.ask);
+    }
+    const step = tour.step + (action === "next" ? 1 : action === "back" ? -1 : 0);
+    if (step !== tour.step && step >= 1 && step <= manifest.browser.tour_steps) {
+      open(`tour-${step}`, `?tour=${step}`).catch(() => wait([action, value, part]));
+      return true;
+    }
+    return false;
+  }
+  if (Object.hasOwn(STEPS, action)) return to(STEPS[action](tick));
+  if (action === "last") return to(last);
+  if (action === "go" && TICK.test(value)) return to(Number(value));
+  if (action === "preset" && manifest.chapters.includes(value)) {
+    open(value, `?preset=${value}`, 0).catch(() => wait([action, value, part]));
+    return true;
+  }
+  return false;
+}
+
+// ``told``: another frame of the group did this, and this frame does it too (nothing is told back);
+// ``own``: the reader did it here (which clears a note of what another frame did).
+function act(action, value, part = "", { told = false, own = !told } = {}) {
   if (python) {
-    python("act", [action, value, part]).then(paint, failed);
+    python.ask("act", [key, action, value, part]).then((parts) => {
+      key = parts.key;
+      paint(parts, { told });
+      if (told && parts.changed) say(parts.changed, "group", 8);
+      else if (own && status.classList.contains("group")) say("");
+      // Where each page has its own Python, the others of the group are told what to do as well.
+      if (group && !told && !python.shared && !MOVES.has(action)) group.acted([action, value, part]);
+    }, failed);
     return;
   }
-  // Before Python: the pre-rendered chapter's player and chapters; the rest (a switch, the tour's card)
-  // waits for Python.
   readerMoved = true;
-  const tick = Number(root.dataset.tick || 0);
-  const local = chapter && part !== "tour";
-  if (local && Object.hasOwn(STEPS, action)) paint(frame(STEPS[action](tick)));
-  else if (local && action === "last") paint(frame(chapter.ticks.length - 1));
-  else if (local && action === "go" && TICK.test(value)) paint(frame(Number(value)));
-  else if (local && action === "preset") openChapter(value, 0).catch(() => wait([action, value, part]));
-  else {
-    wait([action, value, part]);
-    say("Python is still loading in your browser; this will be done as soon as it is ready.");
-  }
+  if (actLocally(action, value, part)) return;
+  wait([action, value, part]);
+  say("Python is still loading in your browser; this will be done as soon as it is ready.");
 }
 
 // Queue an action for Python. A tick asked for replaces any tick asked for before it (only where the
@@ -123,8 +186,14 @@ function wait(entry) {
   root.dataset.queued = String(pending.length); // for the tests: what Python will be handed
 }
 
+// --- the reader's clicks and keys --------------------------------------------------------------------
+
 // Clicks and keys, from any part: the renderers mark what can be done with data-action / data-value.
 root.addEventListener("click", (event) => {
+  if (event.target.closest(".copy-embed")) {
+    copyEmbedCode();
+    return;
+  }
   const target = event.target.closest("[data-action]");
   if (!target || target.matches("input[type=range]")) return;
   if (!target.matches("input")) event.preventDefault(); // a radio (a tour answer) shows its choice at once
@@ -153,17 +222,49 @@ document.addEventListener("keydown", (event) => {
 
 new ResizeObserver(() => follow(root)).observe(root);
 
-// A link that only names a chapter and a tick is shown from the pre-render at once; any other (a
-// switch, a schedule, a tour) waits for Python, which reads every link the served app reads.
-const plain = [...query.keys()].every((k) => PLAIN.includes(k));
-const wanted = query.get("preset") || "main";
-const tick = TICK.test(query.get("tick") || "") ? Number(query.get("tick")) : 0;
-if (plain && manifest.chapters.includes(wanted)) {
-  await openChapter(wanted, tick);
-  say("");
-} else {
-  say("Loading Python in your browser to draw this link…");
+// --- the embed code: the one iframe line and the script that sizes it (static/embed.js) ------------------
+
+function writeEmbedCode(search) {
+  const box = root.querySelector(".embed-code textarea");
+  if (!box) return;
+  const frame = new URL(`embed.html${search ? `?${search}` : ""}`, base);
+  box.value = `<iframe src="${frame.href.replace(/&/g, "&amp;")}" title="Durable work, tick by tick" `
+    + 'style="width: 100%; border: 0"></iframe>\n'
+    + `<script src="${new URL("static/embed.js", base).href}" async></script>`;
 }
+
+async function copyEmbedCode() {
+  const box = root.querySelector(".embed-code textarea");
+  try {
+    await navigator.clipboard.writeText(box.value);
+    say("The embed code is copied: paste it into the article's HTML.", "ok", 4);
+  } catch {
+    box.select(); // no clipboard here (a page without the permission): the code is selected to copy by hand
+    say("Copying is not allowed here; the code is selected, so press Ctrl+C (⌘C).", "", 6);
+  }
+}
+
+// --- the first picture, then Python ------------------------------------------------------------------
+
+// A link that only names a chapter and a tick, or a tour step, is shown from the pre-render at once; any
+// other (a switch, a schedule) waits for Python, which reads every link the served app reads.
+const only = (allowed) => [...query.keys()].every((k) => allowed.includes(k));
+const wanted = query.get("preset") || "main";
+const tourStep = Number(query.get("tour"));
+const tick = TICK.test(query.get("tick") || "") ? Number(query.get("tick")) : 0;
+try {
+  if (query.has("tour") && only(manifest.browser.tour_plain) && /^\d+$/.test(query.get("tour"))
+    && tourStep >= 1 && tourStep <= manifest.browser.tour_steps) {
+    await open(`tour-${tourStep}`, `?tour=${tourStep}`);
+  } else if (!query.has("tour") && only(PLAIN) && manifest.chapters.includes(wanted)) {
+    await open(wanted, `?preset=${wanted}`, tick);
+  } else {
+    say("Loading Python in your browser to draw this link…");
+  }
+} catch (error) {
+  say(`Loading Python in your browser to draw this link (${error})…`);
+}
+writeEmbedCode(window.location.search.replace(/^\?/, ""));
 
 function failed(error) {
   root.dataset.python = "failed";
@@ -175,23 +276,34 @@ function failed(error) {
   );
 }
 
-// Python starts in a worker; the first call waits for it. Answers come back in order.
-const ask = startPython(manifest.wheels, { onReady: () => started(), onFailure: failed });
-const noWord = setTimeout(() => {
-  if (!python) say("Python is taking long to start in this browser; the chapters and the player work meanwhile.");
-}, 10000);
-// Python starts where the reader is by then (the pre-render may have moved on), and takes over. A reader
-// who has not moved gets the link as given, so an odd value (tick=-1, tick=500) is said in the notice
-// the served app gives, not silently corrected by the pre-render's address.
-const started = () =>
-  ask("start", [readerMoved ? window.location.search : asked])
+// Python starts in the shared worker (its first call waits for it) and takes over where the reader is:
+// the pre-render's link and what the reader did on it, then what waited. A reader who has not moved gets
+// the link as given, so an odd value (tick=-1, tick=500) is said in the notice the served app gives, not
+// silently corrected by the pre-render. A frame of a group joins the group's page if another frame has
+// started it.
+const worker = startPython(manifest.wheels, {
+  onReady: () => started(),
+  onFailure: failed,
+  onPush: (parts) => {
+    if (!python || parts.key !== key) return;
+    paint(parts, { told: true });
+    if (parts.changed) say(parts.changed, "group", 8);
+  },
+});
+root.dataset.worker = worker.shared ? "shared" : "own";
+const started = () => {
+  const link = readerMoved && prerender ? prerender.link : asked;
+  const done = readerMoved && prerender ? prerender.done : [];
+  worker.ask("start", [link, group ? groupName : "", JSON.stringify([...done, ...pending.splice(0)])])
     .then((first) => {
-      clearTimeout(noWord);
-      python = ask;
+      python = worker;
+      key = first.key;
       paint(first);
-      for (const [action, value, part] of pending.splice(0)) act(action, value, part);
       root.dataset.queued = "0";
       root.dataset.python = "ready";
-      say("");
+      if (!status.classList.contains("group")) say("");
     })
     .catch(failed);
+};
+// Leaving the page: the worker forgets this frame (and a group's page once its last frame has gone).
+window.addEventListener("pagehide", () => worker.tell("bye"));

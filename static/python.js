@@ -1,13 +1,25 @@
-// Python in a worker (static/light-worker.js: the vendored Pyodide, the model, and the wheels named):
-// startPython returns ask(call, args), which resolves with the JSON app.light's function returns. Calls
-// made before Python is ready wait for it, and are answered in the order they were made.
-export function startPython(wheels, { onReady = () => {}, onFailure = () => {} } = {}) {
-  const worker = new Worker(new URL("light-worker.js", import.meta.url), { type: "module" });
+// Python in a worker (static/light-worker.js: the vendored Pyodide, the model, and the wheels named).
+// startPython returns { ask, tell, shared }: ask(call, args) resolves with the JSON app.light's function
+// returns; tell(call, args) expects no answer. Calls made before Python is ready wait for it, and are
+// answered in the order they were made.
+//
+// Where the browser has SharedWorker, every page and frame of the site's origin talks to one worker,
+// one Pyodide (``shared`` is true); elsewhere, and for work that would hold the others up (``shared:
+// false``: the explore page's long search), each page starts its own. What another caller did to a page
+// this one shows arrives as onPush(json).
+export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, onPush = () => {}, shared = true } = {}) {
+  const url = new URL("light-worker.js", import.meta.url);
+  const useShared = shared && typeof SharedWorker === "function";
+  const worker = useShared
+    ? new SharedWorker(url, { type: "module", name: "durable-work-explainer" })
+    : new Worker(url, { type: "module" });
+  const port = useShared ? worker.port : worker;
   const waiting = new Map();
   let calls = 0;
-  worker.onmessage = (event) => {
-    const { id, json, error, ready } = event.data;
+  port.onmessage = (event) => {
+    const { id, json, error, ready, push } = event.data;
     if (ready) onReady();
+    if (push !== undefined) onPush(JSON.parse(push));
     if (id === undefined) {
       if (error) onFailure(error);
       return;
@@ -18,11 +30,13 @@ export function startPython(wheels, { onReady = () => {}, onFailure = () => {} }
     else call.resolve(JSON.parse(json));
   };
   worker.onerror = (event) => onFailure(event.message || "the worker stopped");
-  worker.postMessage({ call: "wheels", args: wheels });
-  return (call, args) =>
+  port.postMessage({ call: "wheels", args: wheels });
+  const ask = (call, args) =>
     new Promise((resolve, reject) => {
       calls += 1;
       waiting.set(calls, { resolve, reject });
-      worker.postMessage({ id: calls, call, args });
+      port.postMessage({ id: calls, call, args });
     });
+  const tell = (call, args = []) => port.postMessage({ call, args });
+  return { ask, tell, shared: useShared };
 }

@@ -97,8 +97,8 @@ MUTANTS = (
     Mutant(
         "pre-render-wrong-chapter",
         "sitebuild/light.py",
-        'page = LightPage(f"?preset={preset}")',
-        'page = LightPage("?preset=main")',
+        '**_frames(f"?preset={preset}")',
+        '**_frames("?preset=main")',
     ),
     Mutant(
         "no-reconcile-against-the-announced-digest",

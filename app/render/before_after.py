@@ -18,22 +18,34 @@ def _words(section: str, **fields) -> str:
     return " ".join(sections("comparison")[section].format(**fields).split())
 
 
-def lead_text(comparison: dict, after: dict) -> str:
-    """What changed and what it did, in Markdown: the switches, where the runs part (and what happens
-    there now), each invariant whose breach moved, the end and the counts that differ."""
+def change_list(before: dict[str, str], after: dict[str, str], schedule: bool) -> str:
+    """The switches that differ between two settings, and the schedule if it changed, in words:
+    "fencing from on to off and the schedule"."""
     names = titles("switches")
     changes = [
         _words(
-            "change",
-            title=names.get(c["switch"], c["switch"]).lower(),
-            before=value_words(c["switch"], c["before"]),
-            after=value_words(c["switch"], c["after"]),
+            "change", title=names.get(k, k).lower(), before=value_words(k, v), after=value_words(k, after[k])
         )
-        for c in comparison["switched"]
+        for k, v in before.items()
+        if after.get(k) != v
     ]
-    if comparison["schedule_changed"]:
+    if schedule:
         changes.append(_words("schedule"))
-    said = [_words("lead", changes=" and ".join(changes) or _words("schedule"))]
+    return " and ".join(changes)
+
+
+def change_words(before: dict[str, str], after: dict[str, str], schedule: bool) -> str:
+    """What another frame of the reader's group changed, as a sentence for this frame's status line."""
+    return _words("group", changes=change_list(before, after, schedule) or _words("story"))
+
+
+def lead_text(comparison: dict, after: dict) -> str:
+    """What changed and what it did, in Markdown: the switches, where the runs part (and what happens
+    there now), each invariant whose breach moved, the end and the counts that differ."""
+    before_values = {c["switch"]: c["before"] for c in comparison["switched"]}
+    after_values = {c["switch"]: c["after"] for c in comparison["switched"]}
+    changes = change_list(before_values, after_values, comparison["schedule_changed"])
+    said = [_words("lead", changes=changes or _words("schedule"))]
     first = comparison["first"]
     if first is None:
         return " ".join([*said, _words("same")])

@@ -6,9 +6,9 @@ import json
 import subprocess
 import sys
 
-from app.light import FIXED_PARTS, PARTS, LightPage, act, start
+from app.light import FIXED_PARTS, PARTS, LightPage, act, close, start
 from app.state import PRESETS
-from sitebuild.light import chapter_frames
+from sitebuild.light import chapter_frames, tour_frames
 from tests.conftest import ROOT
 
 
@@ -58,7 +58,34 @@ def test_what_a_browser_sends_that_means_nothing_changes_nothing():
 def test_a_bad_link_is_read_with_a_notice_naming_the_allowed_values():
     parts = json.loads(start("?fencing=maybe&tick=2"))
     assert "maybe" in parts["header"] and "on, off" in parts["header"] and parts["tick"] == 2
-    assert json.loads(act("forward", ""))["tick"] == 3
+    assert json.loads(act(parts["key"], "forward", ""))["tick"] == 3
+
+
+def test_each_frame_has_its_own_page_and_a_group_is_one():
+    """One interpreter serves every frame of the site: a frame's page is its own, a group's is shared."""
+    alone = json.loads(start("?tick=8"))
+    other = json.loads(start("?tick=8"))
+    assert alone["key"] != other["key"]
+    act(alone["key"], "set", "fencing=off")
+    assert "fencing" not in json.loads(act(other["key"], "go", "8"))["query"]
+
+    first = json.loads(start("?preset=superseded&tick=3", "article"))
+    joined = json.loads(start("?preset=main", "article", '[["go", "5", ""]]'))  # its own link is not read
+    assert first["key"] == joined["key"] == "group:article"
+    assert joined["tick"] == 5 and "change=after-acceptance" in joined["query"]  # superseded's
+    changed = json.loads(act("group:article", "set", "fencing=off", "figure"))
+    assert "changed fencing from on to off" in changed["changed"]
+    assert json.loads(act("group:article", "forward", ""))["changed"] == ""  # a tick is not a change
+    close("group:article")
+    assert "fencing" not in json.loads(start("?tick=1", "article"))["query"]  # forgotten with its frames
+
+
+def test_what_waited_for_python_is_done_before_its_first_picture():
+    done = '[["set", "fencing=off", "figure"], ["go", "8", ""], ["nonsense"], 7, ["go", 3, ""]]'
+    parts = json.loads(start("?tick=2", "", done))
+    assert parts["tick"] == 8 and "fencing=off" in parts["query"]
+    assert json.loads(start("?tick=2", "", "not json"))["tick"] == 2
+    assert json.loads(start("?tick=2", "bad group name!", "{}"))["key"].startswith("frame:")
 
 
 def test_the_pre_render_is_what_the_page_draws_at_every_tick_of_every_chapter():
@@ -101,3 +128,22 @@ def test_a_run_off_the_articles_schedule_says_so_with_the_way_back():
     assert "Edit it (Explore)" not in page.parts()["header"]  # no Explore view on the light page
     page.act("article-schedule")
     assert page.parts()["query"] == "?fencing=off" and "schedule-note" not in page.parts()["header"]
+
+
+def test_a_tour_steps_pre_render_is_its_page_at_every_tick_and_after_every_answer():
+    from app.tour import steps
+
+    for number, step in enumerate(steps(), start=1):
+        frames = tour_frames(number)
+        page = LightPage(f"?tour={number}")
+        assert frames["start"] == page.state.tick and frames["tour"]["ask"] == step.ask
+        for tick in (0, frames["start"], len(frames["ticks"]) - 1):
+            page.act("go", str(tick))
+            assert {**frames["fixed"], **frames["ticks"][tick]} == page.parts(), (number, tick)
+        assert set(frames["tour"]["verdicts"]) == {"", *map(str, range(len(step.answers)))}
+        for chosen, verdict in frames["tour"]["verdicts"].items():
+            judged = LightPage(f"?tour={number}")
+            for action, value in [("answer", chosen), ("check", "")] if chosen else [("check", "")]:
+                judged.act(action, value, "tour")
+            assert judged.parts()["tour"] == verdict and judged.state.tick == step.ask
+    assert "Right." in "".join(tour_frames(2)["tour"]["verdicts"].values())

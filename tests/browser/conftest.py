@@ -78,6 +78,24 @@ def assert_four_frames_fit(page, screenshot: str) -> None:
     page.screenshot(path=str(ARTIFACTS / screenshot), full_page=True)
 
 
+def assert_frames_hold_still(page, seconds: float = 15) -> None:
+    """For ``seconds`` with no reader action and nothing scrolled, every frame of the host page keeps its
+    height within 2 px and fits its content within 10 px (a frame below the fold as well, which the
+    browser may not lay out until it is scrolled to); then scrolled into view one by one, each still fits."""
+    first = page.evaluate(FRAME_FIT)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(500)
+        for fit, start in zip(page.evaluate(FRAME_FIT), first, strict=True):
+            assert abs(fit["frame"] - start["frame"]) <= 2, (start, fit)
+            assert abs(fit["frame"] - fit["content"]) <= 10 and not fit["scrolls"], fit
+    for n in range(len(first)):
+        page.locator("iframe.figure").nth(n).scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        fit = page.evaluate(FRAME_FIT)[n]
+        assert abs(fit["frame"] - fit["content"]) <= 10 and not fit["scrolls"], fit
+
+
 def tell_the_group_quickly(page, group: str, ticks: list[int]) -> None:
     """The host page announces ``ticks`` on the group's channel one right after another, faster than any
     frame can step, and from then on keeps what the frames announce in ``window.echoes``. A frame follows
@@ -118,7 +136,15 @@ def serve(script: str, log_name: str, port: int | None = None):
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / log_name, "w")
     command = [sys.executable, "-m", "panel", "serve", script, "--setup", "app/serving.py"]
-    command += ["--port", str(port), "--address", "127.0.0.1", "--static-dirs", f"pages={PAGES}"]
+    command += [
+        "--port",
+        str(port),
+        "--address",
+        "127.0.0.1",
+        "--static-dirs",
+        f"pages={PAGES}",
+        "assets=static",
+    ]
     for host in ("127.0.0.1", "localhost"):
         command += ["--allow-websocket-origin", f"{host}:{port}"]
     process = subprocess.Popen(

@@ -14,7 +14,7 @@ from app.state import PRESETS
 from model import Switches, run
 from model.explore import schedule_list, space_with
 from model.switches import ALL_SETTINGS, Role, allowed_values, ids_of
-from tests.browser.conftest import assert_four_frames_fit, tell_the_group_quickly
+from tests.browser.conftest import assert_four_frames_fit, assert_frames_hold_still, tell_the_group_quickly
 from tests.conftest import ARTIFACTS, ROOT
 
 pytestmark = pytest.mark.browser
@@ -218,9 +218,10 @@ def test_inside_an_iframe_the_app_tells_its_parent_ready_height_and_url(page, ex
 
 def test_four_figure_embeds_fit_their_frames_at_once_and_move_together(page, explainer_url):
     """An article with the README's snippet four times at 700 px (the whole embed, the diagram, the
-    lifecycles, the badges), none scrolled into view: each frame is its content's height within 10 px,
-    none scrolls, and with ?group= a step in one figure moves the other three, and ticks told in quick
-    succession move them all without an echo."""
+    lifecycles, the badges), sized by the served app's /assets/embed.js, none scrolled into view: each
+    frame is its content's height within 10 px, none scrolls nor changes height for 15 s, and with
+    ?group= a step in one figure moves the other three, and ticks told in quick succession move them all
+    without an echo."""
     page.set_viewport_size({"width": 1000, "height": 800})
     page.goto(explainer_url.replace("/explainer", "/pages/figures.html?group=article"))
     page.wait_for_function(
@@ -229,6 +230,8 @@ def test_four_figure_embeds_fit_their_frames_at_once_and_move_together(page, exp
     )
     page.wait_for_timeout(1500)  # the last height messages after the first drawing
     assert_four_frames_fit(page, "embed-figures-in-host.png")
+    assert_frames_hold_still(page)
+    page.evaluate("() => window.scrollTo(0, 0)")
     frames = [f for f in page.frames if f.parent_frame is not None]
     diagram = next(f for f in frames if "view=timeline" in f.url)
     for _ in range(3):

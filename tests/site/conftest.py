@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import http.server
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -18,10 +19,16 @@ def site(tmp_path_factory):
     return sitebuild.build(tmp_path_factory.mktemp("site") / "site")
 
 
-def serve_folder(folder) -> tuple[http.server.ThreadingHTTPServer, int]:
-    """A static server for ``folder`` on a free loopback port, in a thread; shut it down when done."""
-    handler = functools.partial(QuietHandler, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+def serve_folder(
+    folder, served: list | None = None, hold=None
+) -> tuple[http.server.ThreadingHTTPServer, int]:
+    """A static server for ``folder`` on a free loopback port, in a thread; shut it down when done. Each
+    request is added to ``served`` as (path, bytes of the file) if given; while ``hold`` (an Event) is
+    not set, Pyodide's core (``pyodide.asm.wasm``) waits: Python cannot start."""
+    handler = type("Handler", (QuietHandler,), {"served": served, "hold": hold})
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(folder))
+    )
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, server.server_address[1]
 
@@ -39,6 +46,17 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         ".mjs": "text/javascript",
         ".wasm": "application/wasm",
     }
+
+    served: list | None = None
+    hold: threading.Event | None = None
+
+    def do_GET(self):
+        if self.hold is not None and self.path.split("?")[0].endswith("pyodide.asm.wasm"):
+            self.hold.wait(timeout=120)
+        super().do_GET()
+        if self.served is not None:
+            path = Path(self.translate_path(self.path))
+            self.served.append((self.path, path.stat().st_size if path.is_file() else 0))
 
     def log_message(self, *args):
         pass

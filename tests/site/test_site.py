@@ -345,7 +345,9 @@ def test_four_figure_embeds_of_the_static_site_fit_and_move_together_offline(sit
     shutil.copy2(ROOT / "tests" / "browser" / "pages" / "figures.html", site / "figures-host.html")
     page = offline_page
     page.set_viewport_size({"width": 1000, "height": 800})
-    page.goto(f"{site_url}/figures-host.html?target=/embed.html&group=article&preset=superseded")
+    page.goto(
+        f"{site_url}/figures-host.html?target=/embed.html&sizer=/static/embed.js&group=article&preset=superseded"
+    )
     frames = [f for f in page.frames if f.parent_frame is not None]
     for frame in frames:
         expect(frame.locator("#light")).not_to_have_class(re.compile("pending"), timeout=5000)

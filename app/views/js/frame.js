@@ -48,10 +48,18 @@ export function tellHost(kind, data = {}) {
 
 // The content's height, told to the host whenever it changes, so the frame fits it. The content root is
 // observed, not the body: the body is at least as tall as the frame, so a frame sized to it could grow
-// but never shrink.
+// but never shrink. A frame off screen may not be laid out or observed until it is scrolled to, so the
+// height is also measured once a second (measuring lays it out); only a change is told.
 export function watchHeight(root) {
-  const height = () => tellHost("height", { height: Math.ceil(root.getBoundingClientRect().height) + 16 });
+  let told = 0;
+  const height = () => {
+    const now = Math.ceil(root.getBoundingClientRect().height) + 16;
+    if (now === told) return;
+    told = now;
+    tellHost("height", { height: now });
+  };
   new ResizeObserver(height).observe(root);
+  if (window.parent !== window) setInterval(height, 1000);
   height();
   return height;
 }
@@ -62,11 +70,18 @@ export function watchHeight(root) {
 // one quiet move; a told tick that moves nothing here never is, so what is owed is forgotten a second
 // after the last. ``isTick`` says whether a value is a tick a run can have, ``now`` gives the page's own
 // tick, ``go`` moves there. The page calls ``moved(tick)`` after each move of its own tick.
-export function joinGroup(name, { isTick, now, go }) {
+// Where each page has its own Python (no shared worker), the page also calls ``acted([action, value,
+// part])`` after a change of the story (a switch, a chapter), and the others do it too (``acted``).
+export function joinGroup(name, { isTick, now, go, acted = () => {} }) {
   if (!name || typeof BroadcastChannel === "undefined") return null;
   const channel = new BroadcastChannel(`durable-work-explainer:${name}`);
   let owed = 0, forget = null;
   channel.onmessage = (event) => {
+    const entry = event.data && event.data.act;
+    if (Array.isArray(entry) && entry.length === 3 && entry.every((x) => typeof x === "string")) {
+      acted(entry);
+      return;
+    }
     const tick = event.data && event.data.tick;
     if (!Number.isInteger(tick) || !isTick(tick) || tick === now()) return;
     owed += 1;
@@ -79,6 +94,7 @@ export function joinGroup(name, { isTick, now, go }) {
       if (owed > 0) owed -= 1;
       else channel.postMessage({ tick });
     },
+    acted(entry) { channel.postMessage({ act: entry }); },
     close() { channel.close(); },
   };
 }

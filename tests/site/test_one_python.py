@@ -1,0 +1,174 @@
+"""One Python per browser: the static site's frames share one interpreter (a SharedWorker), a ?group= is
+one run, the tour paints before Python, and frames keep their height (issue 30)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+
+import pytest
+from playwright.sync_api import expect
+
+from app.tour import right_answers, steps
+from tests.browser.conftest import assert_frames_hold_still
+from tests.conftest import ROOT
+from tests.site.conftest import serve_folder
+
+pytestmark = [pytest.mark.pyodide, pytest.mark.browser]
+
+ROOT_OF = "document.getElementById('light')"
+
+
+def only_from(page, base: str):
+    """Every request outside ``base`` is refused (and listed in page.outside_requests)."""
+    page.outside_requests = []
+
+    def route(r):
+        if r.request.url.startswith(base):
+            r.continue_()
+        else:
+            page.outside_requests.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+
+
+def open_host(page, site, served=None, group="one"):
+    """The mock article of four frames (the compact embed, the diagram, the lifecycles, the badges) of
+    one group at 700 px, sized by the site's embed.js; returns the frames and the server."""
+    shutil.copy2(ROOT / "tests" / "browser" / "pages" / "figures.html", site / "figures-host.html")
+    server, port = serve_folder(site, served=served)
+    base = f"http://127.0.0.1:{port}"
+    only_from(page, base)
+    page.set_viewport_size({"width": 1000, "height": 800})
+    page.goto(f"{base}/figures-host.html?target=/embed.html&sizer=/static/embed.js&group={group}")
+    frames = [f for f in page.frames if f.parent_frame is not None]
+    for frame in frames:
+        expect(frame.locator("#light")).not_to_have_class(re.compile("pending"), timeout=10000)
+    return frames, server
+
+
+def figure(frames, view: str):
+    return next(f for f in frames if f"view={view}" in f.url)
+
+
+def fencing_off_then_t8(frames) -> None:
+    """In the diagram's frame: fencing off by its row's name, then the scrubber to t8."""
+    diagram = figure(frames, "timeline")
+    diagram.locator('#part-figure [role="button"].row-switch', has_text="stores").click()
+    expect(diagram.locator("#light")).to_have_attribute("data-python", "ready")
+    expect(diagram.locator("#part-figure")).to_contain_text("fencing off", timeout=20000)
+    diagram.locator("#light input[type=range]").evaluate(
+        "(r) => { r.value = '8'; r.dispatchEvent(new Event('change', { bubbles: true })); }"
+    )
+
+
+def test_four_figures_of_one_group_are_one_python_and_one_run_and_never_jump(site, page):
+    """The host page downloads Pyodide's core once and every frame talks to one worker; for 15 s after
+    the first picture, while Python takes over, no frame changes height; fencing turned off in the
+    diagram's frame breaks the stale-write badge in the badges' frame, which says what changed it."""
+    served: list[tuple[str, int]] = []
+    frames, server = open_host(page, site, served)
+    try:
+        assert_frames_hold_still(page)
+        for frame in frames:
+            expect(frame.locator("#light")).to_have_attribute("data-python", "ready", timeout=120000)
+            expect(frame.locator("#light")).to_have_attribute("data-worker", "shared")
+        cores = [path for path, _ in served if path.endswith("pyodide.asm.wasm")]
+        assert len(cores) == 1, cores
+        fencing_off_then_t8(frames)
+        badges = figure(frames, "badges")
+        expect(badges.locator("#light")).to_have_attribute("data-tick", "8", timeout=20000)
+        expect(badges.locator(".badge-stale-write")).to_contain_text("broken at t8")
+        expect(badges.locator("#light-status")).to_contain_text("changed fencing from on to off")
+        assert "fencing=off" in badges.url and "view=badges" in badges.url  # its own layout kept
+        assert page.outside_requests == []
+    finally:
+        server.shutdown()
+
+
+def test_where_there_is_no_shared_worker_a_group_is_still_one_run(site, page):
+    """A browser without SharedWorker: each frame starts its own Python, and a switch in one is done in
+    the others too (over the group's channel)."""
+    page.add_init_script("delete window.SharedWorker;")
+    frames, server = open_host(page, site, group="apart")
+    try:
+        for frame in frames:
+            expect(frame.locator("#light")).to_have_attribute("data-worker", "own")
+            expect(frame.locator("#light")).to_have_attribute("data-python", "ready", timeout=180000)
+        fencing_off_then_t8(frames)
+        badges = figure(frames, "badges")
+        expect(badges.locator(".badge-stale-write")).to_contain_text("broken at t8", timeout=20000)
+        expect(badges.locator("#light-status")).to_contain_text("changed fencing from on to off")
+    finally:
+        server.shutdown()
+
+
+def test_the_tour_asks_and_judges_before_python_and_python_takes_over_where_the_reader_is(site, page):
+    """index.html?tour=1 (the front page's link) with Pyodide's core held back: the question and its
+    answers are there, Forward moves the diagram, an answer is judged from the pre-render and Next opens
+    step 2; when Python arrives it shows the same step, answer and tick."""
+    hold = threading.Event()
+    server, port = serve_folder(site, hold=hold)
+    base = f"http://127.0.0.1:{port}"
+    only_from(page, base)
+    try:
+        page.goto(f"{base}/index.html?tour=1")
+        light, tour = page.locator("#light"), page.locator("#part-tour")
+        expect(tour.locator("legend")).to_have_text(steps()[0].question)
+        expect(tour.locator("input[type=radio]")).to_have_count(len(steps()[0].answers))
+        start = int(light.get_attribute("data-tick"))
+        page.locator("button.forward").click()
+        expect(light).to_have_attribute("data-tick", str(start + 1))
+        expect(page.locator("#part-figure .now-column").first).to_be_attached()
+
+        tour.get_by_role("button", name="Next step ▶").click()
+        step = steps()[1]
+        expect(tour).to_contain_text("Tour, step 2")
+        from app.state import ReaderState
+
+        state = ReaderState()
+        state.go_to_step(2)
+        (right,) = right_answers(step, state.trace)
+        tour.locator("input[type=radio]").nth(right).check()
+        tour.get_by_role("button", name="Check my answer and show the tick").click()
+        expect(tour.locator(".tour-verdict")).to_contain_text("Right.")
+        expect(light).to_have_attribute("data-tick", str(step.ask))
+        assert light.get_attribute("data-python") is None  # all of it before Python
+
+        hold.set()
+        expect(light).to_have_attribute("data-python", "ready", timeout=120000)
+        expect(tour.locator(".tour-verdict")).to_contain_text("Right.")
+        expect(tour.locator("input[type=radio]").nth(right)).to_be_checked()
+        expect(light).to_have_attribute("data-tick", str(step.ask))
+        assert "tour=2" in page.url and page.outside_requests == []
+    finally:
+        hold.set()
+        server.shutdown()
+
+
+def test_the_embed_code_is_one_frame_and_the_script_that_sizes_it(site, page):
+    server, port = serve_folder(site)
+    base = f"http://127.0.0.1:{port}"
+    only_from(page, base)
+    try:
+        page.goto(f"{base}/index.html?preset=superseded&tick=4")
+        page.locator(".embed-code summary").click()
+        code = page.locator(".embed-code textarea").input_value()
+        frame, script = code.splitlines()
+        assert frame.startswith(f'<iframe src="{base}/embed.html?') and "tick=4" in frame
+        assert script == f'<script src="{base}/static/embed.js" async></script>'
+        page.locator("button.forward").click()
+        expect(page.locator(".embed-code textarea")).to_have_value(re.compile("tick=5"))
+        # The code works: a page made of it alone sizes its frame to the content.
+        (site / "pasted.html").write_text(f"<!doctype html><title>pasted</title><body>{code}</body>")
+        page.goto(f"{base}/pasted.html")
+        inner = page.frames[1]
+        expect(inner.locator("#light")).not_to_have_class(re.compile("pending"))
+        page.wait_for_function(
+            "() => Math.abs(document.querySelector('iframe').clientHeight - (document.querySelector('iframe')"
+            ".contentDocument.getElementById('light').getBoundingClientRect().height + 16)) <= 10"
+        )
+    finally:
+        server.shutdown()
