@@ -6,12 +6,14 @@ the pure wheels ``app.light`` needs: param, markdown-it-py, mdurl), ``light/<cha
 ``light/tour-<step>.json`` (every chapter and every tour step pre-rendered at every tick by
 ``app.light.LightPage.parts``, the very function the browser calls later, so the first picture is there
 before Python and does not change when Python takes over; a tour step with its card after each answer
-is checked), and
-``light/manifest.json`` (the wheels and chapters, for ``static/light.js``).
+is checked), ``light/snapshot.bin.gz`` (Pyodide's memory with the model and ``app.light`` imported,
+restored by the worker in place of a start) and ``light/manifest.json`` (the wheels and chapters, for
+``static/light.js``).
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from importlib.metadata import version
@@ -21,6 +23,7 @@ from app.light import FIXED_PARTS, LightPage
 from app.state import PRESETS
 from app.tour import steps as tour_steps
 from app.url import browser_table
+from sitebuild.common import sh
 from sitebuild.pyodide import ensure_npm_pyodide
 from sitebuild.wheels import fetch_wheel, pyodide_environment
 
@@ -75,3 +78,18 @@ def write_light(site: Path, app_wheel: Path) -> None:
         (out / f"tour-{number}.json").write_text(json.dumps(tour_frames(number)), encoding="utf-8")
     manifest = {"wheels": [w.name for w in wheels], "chapters": list(PRESETS), "browser": browser_table()}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    write_snapshot(site)
+
+
+def write_snapshot(site: Path) -> None:
+    """``light/snapshot.bin.gz``: Pyodide's memory after importing the model and ``app.light``
+    (sitebuild/snapshot.mjs, in Node), gzipped (a 31 MB image is mostly empty pages: about 8 MB). The
+    worker restores it where it can and starts Python the usual way where it cannot."""
+    raw = site / "light" / "snapshot.bin"
+    sh("node", Path(__file__).with_name("snapshot.mjs"), site, raw)
+    with (
+        raw.open("rb") as image,
+        gzip.GzipFile(raw.with_suffix(".bin.gz"), "wb", compresslevel=6, mtime=0) as out,
+    ):
+        shutil.copyfileobj(image, out)
+    raw.unlink()

@@ -282,7 +282,10 @@ function failed(error) {
 // silently corrected by the pre-render. A frame of a group joins the group's page if another frame has
 // started it.
 const worker = startPython(manifest.wheels, {
-  onReady: () => started(),
+  onReady: ({ restored }) => {
+    root.dataset.start = restored ? "snapshot" : "fresh"; // for the tests and benchmarks/site_bench.py
+    started();
+  },
   onFailure: failed,
   onPush: (parts) => {
     if (!python || parts.key !== key) return;

@@ -1,5 +1,5 @@
 // Python in a worker (static/light-worker.js: the vendored Pyodide, the model, and the wheels named).
-// startPython returns { ask, tell, shared }: ask(call, args) resolves with the JSON app.light's function
+// onReady({restored}) says whether it came from the build's memory snapshot. startPython returns { ask, tell, shared }: ask(call, args) resolves with the JSON app.light's function
 // returns; tell(call, args) expects no answer. Calls made before Python is ready wait for it, and are
 // answered in the order they were made.
 //
@@ -17,8 +17,8 @@ export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, 
   const waiting = new Map();
   let calls = 0;
   port.onmessage = (event) => {
-    const { id, json, error, ready, push } = event.data;
-    if (ready) onReady();
+    const { id, json, error, ready, restored, push } = event.data;
+    if (ready) onReady({ restored });
     if (push !== undefined) onPush(JSON.parse(push));
     if (id === undefined) {
       if (error) onFailure(error);

@@ -20,12 +20,13 @@ def site(tmp_path_factory):
 
 
 def serve_folder(
-    folder, served: list | None = None, hold=None
+    folder, served: list | None = None, hold=None, refuse: tuple[str, ...] = ()
 ) -> tuple[http.server.ThreadingHTTPServer, int]:
     """A static server for ``folder`` on a free loopback port, in a thread; shut it down when done. Each
     request is added to ``served`` as (path, bytes of the file) if given; while ``hold`` (an Event) is
-    not set, Pyodide's core (``pyodide.asm.wasm``) waits: Python cannot start."""
-    handler = type("Handler", (QuietHandler,), {"served": served, "hold": hold})
+    not set, Pyodide's core (``pyodide.asm.wasm``) waits: Python cannot start; a path ending in one of
+    ``refuse`` is not found."""
+    handler = type("Handler", (QuietHandler,), {"served": served, "hold": hold, "refuse": refuse})
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(handler, directory=str(folder))
     )
@@ -50,7 +51,12 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     served: list | None = None
     hold: threading.Event | None = None
 
+    refuse: tuple[str, ...] = ()
+
     def do_GET(self):
+        if self.refuse and self.path.split("?")[0].endswith(self.refuse):
+            self.send_error(404)
+            return
         if self.hold is not None and self.path.split("?")[0].endswith("pyodide.asm.wasm"):
             self.hold.wait(timeout=120)
         super().do_GET()

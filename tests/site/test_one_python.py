@@ -34,11 +34,11 @@ def only_from(page, base: str):
     page.route("**/*", route)
 
 
-def open_host(page, site, served=None, group="one"):
+def open_host(page, site, served=None, group="one", refuse=()):
     """The mock article of four frames (the compact embed, the diagram, the lifecycles, the badges) of
     one group at 700 px, sized by the site's embed.js; returns the frames and the server."""
     shutil.copy2(ROOT / "tests" / "browser" / "pages" / "figures.html", site / "figures-host.html")
-    server, port = serve_folder(site, served=served)
+    server, port = serve_folder(site, served=served, refuse=refuse)
     base = f"http://127.0.0.1:{port}"
     only_from(page, base)
     page.set_viewport_size({"width": 1000, "height": 800})
@@ -75,6 +75,7 @@ def test_four_figures_of_one_group_are_one_python_and_one_run_and_never_jump(sit
         for frame in frames:
             expect(frame.locator("#light")).to_have_attribute("data-python", "ready", timeout=120000)
             expect(frame.locator("#light")).to_have_attribute("data-worker", "shared")
+            expect(frame.locator("#light")).to_have_attribute("data-start", "snapshot")
         cores = [path for path, _ in served if path.endswith("pyodide.asm.wasm")]
         assert len(cores) == 1, cores
         fencing_off_then_t8(frames)
@@ -88,15 +89,16 @@ def test_four_figures_of_one_group_are_one_python_and_one_run_and_never_jump(sit
         server.shutdown()
 
 
-def test_where_there_is_no_shared_worker_a_group_is_still_one_run(site, page):
-    """A browser without SharedWorker: each frame starts its own Python, and a switch in one is done in
-    the others too (over the group's channel)."""
+def test_where_there_is_no_shared_worker_nor_snapshot_a_group_is_still_one_run(site, page):
+    """A browser without SharedWorker, and no memory snapshot to restore: each frame starts its own
+    Python the usual way, and a switch in one is done in the others too (over the group's channel)."""
     page.add_init_script("delete window.SharedWorker;")
-    frames, server = open_host(page, site, group="apart")
+    frames, server = open_host(page, site, group="apart", refuse=("snapshot.bin.gz",))
     try:
         for frame in frames:
             expect(frame.locator("#light")).to_have_attribute("data-worker", "own")
             expect(frame.locator("#light")).to_have_attribute("data-python", "ready", timeout=180000)
+            expect(frame.locator("#light")).to_have_attribute("data-start", "fresh")
         fencing_off_then_t8(frames)
         badges = figure(frames, "badges")
         expect(badges.locator(".badge-stale-write")).to_contain_text("broken at t8", timeout=20000)
