@@ -4,8 +4,9 @@
 // {ready: true} to every caller, then answers {id, call, args} with the JSON app.light returns.
 //
 // A page of app.light has a key: one a frame, or one a ?group= (a group is one state). What a caller
-// does to a key is pushed ({push: json}) to the other callers of that key, so every frame of a group
-// redraws, and a key's playback is timed here, once, however many frames show it.
+// does to a key is pushed ({push: json, at}) to the other callers of that key, so every frame of a group
+// redraws, and a key's playback is timed here, once, however many frames show it. ``at`` is when the
+// move to the tick shown was made, in the frame where the reader made it: news is what is newer.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 let light = null;
@@ -51,6 +52,9 @@ async function restore(options, url) {
 
 const members = new Map(); // key -> the callers (ports) showing it
 const players = new Map(); // key -> the timer of its next tick while it plays
+// key -> [tick, when the move to it was made (Date.now() of the frame where the reader made it)]: so a
+// frame can tell a late told tick from news, and a frame joining a group its own older ticks.
+const moves = new Map();
 
 function join(key, port) {
   if (!members.has(key)) members.set(key, new Set());
@@ -63,21 +67,40 @@ function leave(key, port) {
   ports.delete(port);
   if (ports.size) return;
   members.delete(key);
+  moves.delete(key);
   clearTimeout(players.get(key));
   players.delete(key);
   light.close(key);
 }
 
+// When the tick of ``key`` is ``tick`` after a call made at ``at``: the time of the move that put it there.
+function stamp(key, tick, at) {
+  const [before, when] = moves.get(key) || [null, 0];
+  const now = tick === before ? when : at;
+  moves.set(key, [tick, now]);
+  return now;
+}
+
 // After every call on a key: the other callers of the key are told, and the key plays on, or stops.
-function after(key, json, from) {
-  for (const port of members.get(key) || []) if (port !== from) port.postMessage({ push: json });
+function after(key, json, from, at) {
+  const { tick, playing, period } = JSON.parse(json);
+  const moved = stamp(key, tick, at);
+  for (const port of members.get(key) || []) if (port !== from) port.postMessage({ push: json, at: moved });
   clearTimeout(players.get(key));
-  const { playing, period } = JSON.parse(json);
   if (playing && members.has(key)) {
-    players.set(key, setTimeout(() => after(key, light.act(key, "advance", "", ""), null), period));
+    players.set(key, setTimeout(() => after(key, light.act(key, "advance", "", ""), null, Date.now()), period));
   } else {
     players.delete(key);
   }
+  return moved;
+}
+
+// A frame joining a page that exists: its own tick moves are kept only if newer than the page's last.
+function joining(key, args, at) {
+  const [, when] = moves.get(key) || [null, -1];
+  if (when < 0 || at > when) return args;
+  const kept = JSON.parse(args[2] || "[]").filter((entry) => !(Array.isArray(entry) && entry[0] === "go"));
+  return [args[0], args[1], JSON.stringify(kept)];
 }
 
 function serve(port) {
@@ -88,7 +111,7 @@ function serve(port) {
     (error) => port.postMessage({ error: String(error) }),
   );
   port.onmessage = async (event) => {
-    const { id, call, args } = event.data;
+    const { id, call, args, at = Date.now() } = event.data;
     if (call === "wheels") {
       if (!wheelsAsked && giveWheels) giveWheels(args);
       wheelsAsked = true;
@@ -101,12 +124,16 @@ function serve(port) {
         keys.clear();
         return;
       }
-      const json = light[call](...args);
+      const group = call === "start" && args[1] ? `group:${args[1]}` : null;
+      if (call === "act" && args[1] === "go" && at < (moves.get(args[0]) || [null, -1])[1]) {
+        args[1] = ""; // a told tick older than the page's last move: answered with the page as it is
+      }
+      const json = light[call](...(group ? joining(group, args, at) : args));
       if (call === "start" || call === "act") {
         const { key } = JSON.parse(json);
         if (!keys.has(key)) { keys.add(key); join(key, port); }
-        port.postMessage({ id, json });
-        after(key, json, port);
+        const moved = after(key, json, port, at);
+        port.postMessage({ id, json, at: moved });
       } else {
         port.postMessage({ id, json });
       }

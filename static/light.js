@@ -31,10 +31,14 @@ let readerMoved = false; // the reader (or the group) moved before Python starte
 let python = null; // {ask, tell, shared}, once Python has started
 let key = ""; // the page Python keeps for this frame (or its group)
 const shown = new Map(); // each part's HTML as last painted
+// When the move to the tick shown here was made, by Date.now() (the clock every frame of a browser
+// shares), in whichever frame the reader made it: a told tick is news only if its move is newer.
+let movedAt = 0;
+let localAt = null; // the time of the move the pre-render is painting
 
 // ?view=NAME shows one figure with the player (the CSS hides the rest); ?group=NAME makes the figures of
 // one article one run: through the shared worker once Python is there, and before it (or where each
-// page has its own worker) over frame.js's joinGroup.
+// page has its own worker) over frame.js's joinGroup, by ticks and, without the shared worker, actions.
 const view = query.get("view");
 if (FIGURES.includes(view)) {
   root.classList.add(`figure-${view}`);
@@ -45,8 +49,13 @@ const groupName = query.get("group") || "";
 const group = GROUP.test(groupName) ? joinGroup(groupName, {
   isTick: (tick) => TICK.test(String(tick)),
   now: () => Number(root.dataset.tick),
-  // Not told: joinGroup keeps its echo from going back. Not the reader's own either.
-  go: (tick) => act("go", String(tick), "", { own: false }),
+  // Not told: joinGroup keeps its echo from going back. Not the reader's own either. A told tick whose
+  // move was made before the one shown here is late news (it would pull the whole group back).
+  go: (tick, at) => {
+    if (at <= movedAt) return false;
+    act("go", String(tick), "", { own: false, at });
+    return true;
+  },
   acted: (entry) => act(...entry, { told: true }),
 }) : null;
 
@@ -54,10 +63,11 @@ const group = GROUP.test(groupName) ? joinGroup(groupName, {
 // every paint as well as on a resize: a frame off screen may not be laid out until it is scrolled to.
 const tellHeight = watchHeight(root);
 
-// The status line floats over the top of the page (site.css), so words in it never change its height.
+// The status has space of its own, two lines (site.css), so words in it never change the page's height.
 let unsay = null;
 const say = (words, tone = "", seconds = 0) => {
   status.textContent = words;
+  status.title = words;
   status.className = `status ${tone}`;
   status.hidden = !words;
   clearTimeout(unsay);
@@ -79,7 +89,8 @@ function paint(parts, { told = false } = {}) {
   requestAnimationFrame(() => follow(root));
   const moved = root.dataset.tick !== String(parts.tick);
   root.dataset.tick = String(parts.tick);
-  if (group && moved && !told) group.moved(parts.tick);
+  if (moved) movedAt = parts.at ?? localAt ?? Date.now();
+  if (group && moved && !told) group.moved(parts.tick, movedAt);
   root.dataset.painted = String(performance.now()); // for benchmarks/site_bench.py
   root.classList.remove("pending");
   // The link says where the reader is (Python's query), with this page's own layout flags kept.
@@ -157,9 +168,9 @@ function actLocally(action, value, part) {
 
 // ``told``: another frame of the group did this, and this frame does it too (nothing is told back);
 // ``own``: the reader did it here (which clears a note of what another frame did).
-function act(action, value, part = "", { told = false, own = !told } = {}) {
+function act(action, value, part = "", { told = false, own = !told, at = Date.now() } = {}) {
   if (python) {
-    python.ask("act", [key, action, value, part]).then((parts) => {
+    python.ask("act", [key, action, value, part], at).then((parts) => {
       key = parts.key;
       paint(parts, { told });
       if (told && parts.changed) say(parts.changed, "group", 8);
@@ -170,7 +181,10 @@ function act(action, value, part = "", { told = false, own = !told } = {}) {
     return;
   }
   readerMoved = true;
-  if (actLocally(action, value, part)) return;
+  localAt = at;
+  const done = actLocally(action, value, part);
+  localAt = null;
+  if (done) return;
   wait([action, value, part]);
   say("Python is still loading in your browser; this will be done as soon as it is ready.");
 }
@@ -288,7 +302,8 @@ const worker = startPython(manifest.wheels, {
   },
   onFailure: failed,
   onPush: (parts) => {
-    if (!python || parts.key !== key) return;
+    // A push about a move older than one shown here is late: this frame's newer move is on its way.
+    if (!python || parts.key !== key || parts.at < movedAt) return;
     paint(parts, { told: true });
     if (parts.changed) say(parts.changed, "group", 8);
   },
@@ -297,11 +312,17 @@ root.dataset.worker = worker.shared ? "shared" : "own";
 const started = () => {
   const link = readerMoved && prerender ? prerender.link : asked;
   const done = readerMoved && prerender ? prerender.done : [];
-  worker.ask("start", [link, group ? groupName : "", JSON.stringify([...done, ...pending.splice(0)])])
+  const actions = JSON.stringify([...done, ...pending.splice(0)]);
+  worker.ask("start", [link, group ? groupName : "", actions], movedAt)
     .then((first) => {
       python = worker;
       key = first.key;
-      paint(first);
+      // What the reader (or the group) did here while Python was starting is done now, in order: a
+      // newer tick first (painting Python's older one would jump back), then what waited.
+      const newer = movedAt > (first.at ?? 0) ? root.dataset.tick : null;
+      if (newer === null) paint(first);
+      else act("go", newer, "", { own: false, at: movedAt });
+      for (const [action, value, part] of pending.splice(0)) act(action, value, part);
       root.dataset.queued = "0";
       root.dataset.python = "ready";
       if (!status.classList.contains("group")) say("");

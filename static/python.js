@@ -17,9 +17,9 @@ export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, 
   const waiting = new Map();
   let calls = 0;
   port.onmessage = (event) => {
-    const { id, json, error, ready, restored, push } = event.data;
+    const { id, json, error, ready, restored, push, at } = event.data;
     if (ready) onReady({ restored });
-    if (push !== undefined) onPush(JSON.parse(push));
+    if (push !== undefined) onPush({ ...JSON.parse(push), at });
     if (id === undefined) {
       if (error) onFailure(error);
       return;
@@ -27,15 +27,16 @@ export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, 
     const call = waiting.get(id);
     waiting.delete(id);
     if (error) call.reject(error);
-    else call.resolve(JSON.parse(json));
+    else call.resolve({ ...JSON.parse(json), at });
   };
   worker.onerror = (event) => onFailure(event.message || "the worker stopped");
   port.postMessage({ call: "wheels", args: wheels });
-  const ask = (call, args) =>
+  // ``at``: when the reader made the move a call carries (see light-worker.js); now, if not given.
+  const ask = (call, args, at = Date.now()) =>
     new Promise((resolve, reject) => {
       calls += 1;
       waiting.set(calls, { resolve, reject });
-      port.postMessage({ id: calls, call, args });
+      port.postMessage({ id: calls, call, args, at });
     });
   const tell = (call, args = []) => port.postMessage({ call, args });
   return { ask, tell, shared: useShared };

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.tour import right_answers, steps
-from tests.browser.conftest import assert_frames_hold_still
+from tests.browser.conftest import assert_frames_hold_still, tell_the_group_quickly
 from tests.conftest import ROOT
 from tests.site.conftest import serve_folder
 
@@ -103,6 +103,12 @@ def test_where_there_is_no_shared_worker_nor_snapshot_a_group_is_still_one_run(s
         badges = figure(frames, "badges")
         expect(badges.locator(".badge-stale-write")).to_contain_text("broken at t8", timeout=20000)
         expect(badges.locator("#light-status")).to_contain_text("changed fencing from on to off")
+        # Ticks told faster than each Python answers: every frame follows all of them, none tells back.
+        tell_the_group_quickly(page, "apart", [3, 4, 5])
+        for frame in frames:
+            expect(frame.locator("#light")).to_have_attribute("data-tick", "5", timeout=20000)
+        page.wait_for_timeout(1500)
+        assert page.evaluate("() => window.echoes") == []
     finally:
         server.shutdown()
 

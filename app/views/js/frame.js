@@ -69,7 +69,9 @@ export function watchHeight(root) {
 // pull back the frame that is playing. Told ticks can arrive faster than the page moves, so each is owed
 // one quiet move; a told tick that moves nothing here never is, so what is owed is forgotten a second
 // after the last. ``isTick`` says whether a value is a tick a run can have, ``now`` gives the page's own
-// tick, ``go`` moves there. The page calls ``moved(tick)`` after each move of its own tick.
+// tick, ``go(tick, at)`` moves there (``at``: when the teller moved, by Date.now(); it returns false
+// when the page declines a tick older than what it already shows). The page calls ``moved(tick, at)``
+// after each move of its own tick (``at``: when the reader made that move; now, if not given).
 // Where each page has its own Python (no shared worker), the page also calls ``acted([action, value,
 // part])`` after a change of the story (a switch, a chapter), and the others do it too (``acted``).
 export function joinGroup(name, { isTick, now, go, acted = () => {} }) {
@@ -84,15 +86,16 @@ export function joinGroup(name, { isTick, now, go, acted = () => {} }) {
     }
     const tick = event.data && event.data.tick;
     if (!Number.isInteger(tick) || !isTick(tick) || tick === now()) return;
+    const at = Number(event.data.at) || Date.now(); // a teller that does not say when: news now
+    if (go(tick, at) === false) return; // the page had newer news: nothing moved, nothing owed
     owed += 1;
     clearTimeout(forget);
     forget = setTimeout(() => { owed = 0; }, 1000);
-    go(tick);
   };
   return {
-    moved(tick) {
+    moved(tick, at = Date.now()) {
       if (owed > 0) owed -= 1;
-      else channel.postMessage({ tick });
+      else channel.postMessage({ tick, at });
     },
     acted(entry) { channel.postMessage({ act: entry }); },
     close() { channel.close(); },
