@@ -21,6 +21,7 @@ from app.render.outcome import badge_strip_html, badges_html, finished_text, out
 from app.render.records import records_html
 from app.state import MOMENT_PAUSE, PRESETS, SPEEDS, ReaderState
 from app.tour import TourCard
+from app.url import OUTSIDE_ARTICLE
 from model.analyses import compare_runs
 from model.schedule import FIELD_BY_ID
 
@@ -126,7 +127,7 @@ class PageModel(param.Parameterized):
         shown = list(PRESETS) if not compact or chapters else []
         schedule = s.schedule().words() if s.schedule_changes() else None
         return header_html(
-            title, s.notices, shown, s.preset_name(), bool(s.tour), schedule, editable=editable
+            title, s.notices, shown, s.preset_name(), bool(s.tour), schedule, editable, OUTSIDE_ARTICLE
         )
 
     def moments(self) -> list[tuple[int, str, str]]:

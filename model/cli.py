@@ -260,7 +260,9 @@ def format_markdown(run_) -> str:
     """The run as a Markdown worksheet for a class: the switches, what happened tick by tick, each
     invariant held or broken (and where), and the outcome."""
     trace = trace_dict(run_)
-    switches = " · ".join(f"{k} **{v}**" for k, v in run_.switches.to_dict(advanced=True).items())
+    switches = " · ".join(
+        f"{k} **{v}**" for k, v in run_.switches.to_dict(advanced=True, assumptions=False).items()
+    )
     lines = ["# Durable work: one run", "", f"Switches: {switches}", ""]
     if run_.custom_schedule is not None:
         lines += [f"Schedule: {run_.custom_schedule.words()}.", ""]

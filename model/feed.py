@@ -3,8 +3,9 @@
 It follows the receive recipe of the article's section 8: for one key, the lookup, the parameter check,
 the post and the remembering of its answer are one unit that nothing else on that key interleaves with
 (in this single-threaded model, one method call). A repeat gets the stored answer; the same key with other
-parameters is rejected; a request without a key is always applied. Keys are kept for the whole run. The
-feed never looks at owner tokens.
+parameters is rejected; a request without a key is always applied. Keys are kept for the whole run, as
+the article assumes, unless the run's ``feed_keys`` setting steps past it (``forget``). The feed never
+looks at owner tokens.
 """
 
 from __future__ import annotations
@@ -64,3 +65,11 @@ class Feed:
         if key is not None:
             self.remembered[key] = Remembered(key, params, answer, tick)
         return answer
+
+    def forget(self, tick: int, kept_for: int) -> list[Remembered]:
+        """Prune every key first seen ``kept_for`` ticks ago or more (RULES.md §8.1): a request with it
+        is a new request from now on. Returns what was forgotten, in the order the keys were first seen."""
+        gone = [r for r in self.remembered.values() if tick - r.tick >= kept_for]
+        for r in gone:
+            del self.remembered[r.key]
+        return gone

@@ -42,7 +42,8 @@ from .world import World
 
 
 def world_phase(world: World) -> None:
-    """Phase 1: the report correction of this tick; a paused attempt wakes."""
+    """Phase 1: the report correction of this tick; the feed forgets keys past its retention (beyond the
+    article); a paused attempt wakes."""
     if world.schedule.corrects_at(world.tick):
         world.report = V2
         world.emit("report", "report-corrected", "is corrected to v2 (revenue 4.1 → 4.7 million)", "v2")
@@ -51,6 +52,11 @@ def world_phase(world: World) -> None:
                 instance = world.artifact_instance(world.candidate_of(acceptance))
                 world.lifecycles.move("artifact", instance, lc.Happening.INPUT_SUPERSEDED, world.tick)
         world.controller.note_correction(world)
+    if (kept_for := world.switches.feed_keys.ticks) is not None:  # beyond the article: RULES.md §8.1
+        for r in world.feed.forget(world.tick, kept_for):
+            words = f"forgets the key {r.key}, kept {kept_for} ticks"
+            carried = {"key": r.key, "kept": str(kept_for)}
+            world.emit("feed", "key-forgotten", words, "forgets key", carries=carried)
     for attempt in world.attempts:
         if attempt.alive and attempt.silent_until == world.tick:
             attempt.silent_until = None

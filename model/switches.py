@@ -101,6 +101,20 @@ class ControllerRules(enum.Enum):
     LITERAL = "literal"
 
 
+class FeedKeys(enum.Enum):
+    """How long the outside feed remembers an operation key. The article assumes the whole run (its §13
+    lists a pruned key as a failure outside the model); the shorter ones step past it."""
+
+    WHOLE_RUN = "whole-run"
+    EIGHT_TICKS = "8-ticks"
+    TWO_TICKS = "2-ticks"
+
+    @property
+    def ticks(self) -> int | None:
+        """For how many ticks a key is kept after it was first seen; None: for the whole run."""
+        return None if self is FeedKeys.WHOLE_RUN else int(self.value.split("-")[0])
+
+
 class SwitchError(ValueError):
     """A switch id or value that does not exist; the message names the allowed ones."""
 
@@ -133,6 +147,9 @@ class Setting:
     role: Role
     short: str
     beyond: tuple[str, ...] = ()  # values outside the article's eight switches (and so outside the 864)
+    # An assumption of the article's model made a switch: a trace names it only when it is changed, so the
+    # traces of the 864 are the same bytes as before it existed.
+    assumption: bool = False
 
     @property
     def article_values(self) -> tuple[enum.Enum, ...]:
@@ -153,6 +170,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("post_key", PostKey, Role.PROTECTION, "post key", beyond=("per-work",)),
     Setting("unversioned", Unversioned, Role.ADVANCED, "unversioned records"),
     Setting("controller", ControllerRules, Role.ADVANCED, "controller rules"),
+    Setting(
+        "feed_keys", FeedKeys, Role.ADVANCED, "feed's key memory", ("8-ticks", "2-ticks"), assumption=True
+    ),
 )
 SETTING_BY_ID: dict[str, Setting] = {s.id: s for s in SETTINGS}
 
@@ -215,6 +235,7 @@ class Switches:
     post_key: PostKey = PostKey.PER_OPERATION
     unversioned: Unversioned = Unversioned.FAIL_OPEN
     controller: ControllerRules = ControllerRules.COMPLETED
+    feed_keys: FeedKeys = FeedKeys.WHOLE_RUN
 
     def __post_init__(self) -> None:
         # Accept plain string ids too, so Switches(fencing="off") works; anything else is refused by name.
@@ -235,10 +256,17 @@ class Switches:
         current.update(changes)
         return Switches(**current)
 
-    def to_dict(self, advanced: bool = False) -> dict[str, str]:
-        """The eight ids (``post_key`` last) to their string values; ``advanced`` adds ``unversioned``."""
+    def to_dict(self, advanced: bool = False, assumptions: bool = True) -> dict[str, str]:
+        """The eight ids (``post_key`` last) to their string values; ``advanced`` adds the advanced
+        settings, and ``assumptions=False`` leaves out an assumption of the article the run keeps (what a
+        trace writes, so the 864's traces stay the bytes they were before such a switch existed)."""
         ids = tuple(ALL_SETTINGS) if advanced else SWITCH_IDS
-        return {key: getattr(self, key).value for key in ids}
+        return {
+            key: getattr(self, key).value
+            for key in ids
+            if assumptions
+            or not (SETTING_BY_ID[key].assumption and getattr(self, key) is next(iter(ALL_SETTINGS[key])))
+        }
 
     def beyond_article(self) -> bool:
         """Whether a setting has a value beyond the article's (and so this run is outside the 864)."""

@@ -241,7 +241,7 @@ def trace_dict(run: Run) -> dict:
     return {
         "format": FORMAT,
         "work": WORK_IDENTITY,
-        "switches": run.switches.to_dict(advanced=True),
+        "switches": run.switches.to_dict(advanced=True, assumptions=False),
         **({} if custom is None else {"schedule": custom.to_dict()}),
         "versions": [
             {

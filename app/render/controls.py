@@ -65,7 +65,22 @@ def switches_html(values: dict[str, str], advanced_open: bool, replaced: frozens
     )
 
 
-def presets_html(names: list[str], active: str | None) -> str:
+def presets_html(names: list[str], active: str | None, beyond: tuple[str, ...] = ()) -> str:
+    """The chapters' buttons: the article's, with Reset, and on a second row those of ``beyond``, the
+    chapters outside the article."""
+    inside = [n for n in names if n not in beyond]
+    outside = [n for n in names if n in beyond]
+    row = _preset_buttons(inside, active, reset=True)
+    if outside:
+        row += (
+            f'<div class="presets outside" role="group" aria-label="{escape(heading("outside"))}">'
+            f'<span class="presets-label">{escape(heading("outside"))}:</span>'
+            f"{''.join(_preset_buttons(outside, active, reset=False))}</div>"
+        )
+    return row
+
+
+def _preset_buttons(names: list[str], active: str | None, reset: bool) -> str:
     buttons = []
     for name in names:
         title, _ = title_and_body(text("presets", name))
@@ -77,6 +92,8 @@ def presets_html(names: list[str], active: str | None) -> str:
             f'data-action="preset" data-value="{name}" '
             f'data-key="preset-{name}">{mark}{escape(title)}</button>'
         )
+    if not reset:
+        return "".join(buttons)
     buttons.append(
         '<button type="button" class="preset preset-reset" data-action="preset" data-value="main" '
         'data-key="preset-reset">Reset</button>'
@@ -240,16 +257,18 @@ def header_html(
     in_tour: bool,
     schedule_words: str | None,
     editable: bool = True,
+    beyond: tuple[str, ...] = (),
 ) -> str:
     """The top of the page after its ``title`` (HTML): what was wrong with the link, a button for each of
-    the ``chapters`` (none: no buttons), the words of the chapter on show (``preset``), and a note when
-    the run is not on the article's schedule (``schedule_words``; ``editable`` offers the Explore view)."""
+    the ``chapters`` (none: no buttons; those in ``beyond`` on a row of their own), the words of the
+    chapter on show (``preset``), and a note when the run is not on the article's schedule
+    (``schedule_words``; ``editable`` offers the Explore view)."""
     # In the tour, the step's own words say what to watch; the chapter's would say it twice.
     # Off a chapter, a paragraph of the same kind keeps its place: what is under it (the diagram, whose row
     # names are switches) does not move when a switch is flipped.
     words = text("presets", preset) if preset else text("captions", "own-run")
     chapter = "" if in_tour else f'<div class="preset-text">{markdown_html(words)}</div>'
-    buttons = presets_html(chapters, preset) if chapters else ""
+    buttons = presets_html(chapters, preset, beyond) if chapters else ""
     note = schedule_note_html(schedule_words, editable) if schedule_words else ""
     return title + notice_html(notices) + buttons + chapter + note
 

@@ -45,7 +45,8 @@ MARK_OF_KIND = {
     **dict.fromkeys(("accepted", "confirmed", "done"), "accepted"),
     **dict.fromkeys(("post-applied", "post-repeat"), "posted"),
     **dict.fromkeys(
-        ("call-started", "went-silent", "heartbeat-missed", "unknown", "died", "stalled"), "silent"
+        ("call-started", "went-silent", "heartbeat-missed", "unknown", "died", "stalled", "key-forgotten"),
+        "silent",
     ),
     "write": "saved",
     **dict.fromkeys(
@@ -584,8 +585,8 @@ def legend_html(brief: bool = False) -> str:
 #: Which event a tick's caption is about, most telling first (content/ticks.md has one sentence each).
 CAPTION_ORDER = (
     "stale-write-applied", "write-rejected", "refused", "accepted", "post-repeat", "post-applied",
-    "post-rejected", "died", "confirmed", "done", "newsletter-start", "restore by name", "admission",
-    "unknown", "restore", "report-corrected", "woke", "call-started", "went-silent", "stalled",
+    "post-rejected", "died", "key-forgotten", "confirmed", "done", "newsletter-start", "restore by name",
+    "admission", "unknown", "restore", "report-corrected", "woke", "call-started", "went-silent", "stalled",
     "heartbeat-missed", "fenced", "assemble", "intent", "model-call", "stopped", "newsletter-wait",
 )  # fmt: skip
 
@@ -608,6 +609,8 @@ def tick_caption(trace: dict, tick: int) -> str:
     context = _context(frame)
     fields |= context
     section = f"breach {broken[0]}" if broken else _section(top, frame, trace)
+    if section == "breach duplicate-effect" and _forgotten(trace, tick, top):
+        section += " forgotten"  # beyond the article: the key was sent, but the feed no longer had it
     said = [sections("ticks")[section].format(**fields)]
     named = {top["kind"], *COVERS.get(section, ())}
     for event in frame["events"]:
@@ -616,6 +619,16 @@ def tick_caption(trace: dict, tick: int) -> str:
             named.add(kind)
             said.append(sections("ticks")[f"also {kind}"].format(**_fields(event, keys) | context))
     return " ".join(" ".join(said).split())
+
+
+def _forgotten(trace: dict, tick: int, event: dict) -> bool:
+    """Whether the feed forgot, before ``tick``, the key ``event`` carried."""
+    key = event["carries"].get("key")
+    return key is not None and any(
+        e["kind"] == "key-forgotten" and e["carries"].get("key") == key
+        for frame in trace["ticks"][:tick]
+        for e in frame["events"]
+    )
 
 
 #: The key moments a tick's first sentence already names, by its section (besides the top event's own).
@@ -721,7 +734,8 @@ def diagram_html(
 
 #: The events that make a tick a key moment, in the order a tick's moments are named.
 MOMENT_KINDS = ("stale-write-applied", "call-started", "went-silent", "stalled", "report-corrected",
-                "unknown", "fenced", "accepted", "died", "newsletter-start", "confirmed")  # fmt: skip
+                "unknown", "fenced", "accepted", "died", "key-forgotten", "newsletter-start",
+                "confirmed")  # fmt: skip
 
 
 def key_moments(trace: dict, parts_at: int | None = None) -> list[tuple[int, str, str]]:

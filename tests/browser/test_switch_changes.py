@@ -152,3 +152,18 @@ def test_under_reduced_motion_nothing_travels(page, explainer_url):
     page.emulate_media(reduced_motion="reduce")
     ExplainerPage(page, explainer_url).open("?preset=main&tick=8")
     expect(page.locator("circle.travel").first).to_be_hidden()
+
+
+def test_a_chapter_outside_the_article_says_what_the_feed_forgot(explainer):
+    """The served app's chapter of the feed that forgets keys, at the tick it forgets and the tick the
+    resend is posted again."""
+    explainer.open("?preset=forgotten-key&tick=13")
+    page = explainer.page
+    expect(page.locator(".presets.outside button.preset-forgotten-key")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator(".tick-caption").first).to_contain_text("The feed forgets key A")
+    explainer.press("forward")
+    explainer.wait_tick(14)
+    expect(page.locator(".tick-caption").first).to_contain_text("the feed has forgotten it")
+    expect(page.locator(".badge-duplicate-effect").first).to_contain_text("broken")

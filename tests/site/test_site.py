@@ -332,6 +332,24 @@ def test_every_chapter_of_the_light_page_draws_offline(offline_page, site_url, p
     assert page.outside_requests == []
 
 
+@pytest.mark.browser
+def test_a_chapter_outside_the_article_shows_what_was_forgotten_at_its_key_tick(offline_page, site_url):
+    """The feed that forgets keys (RULES.md §8.1), on the light page: its button is on the second row, the
+    tick it forgets says so, and the resend's tick breaks the badge and says why, before and with Python."""
+    page = offline_page
+    page.goto(f"{site_url}/index.html?preset=forgotten-key&tick=13")
+    outside = page.locator("#part-header .presets.outside")
+    expect(outside).to_contain_text("Outside the article")
+    expect(outside.locator("button.preset-forgotten-key")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#part-figure .tick-caption")).to_contain_text("The feed forgets key A")
+    page.locator("button.forward").click()
+    expect(page.locator("#part-figure .tick-caption")).to_contain_text("the feed has forgotten it")
+    expect(page.locator("#part-player")).to_contain_text("No duplicate effect")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(page.locator("#part-figure .tick-caption")).to_contain_text("the feed has forgotten it")
+    assert page.outside_requests == []
+
+
 def heading_of(preset: str) -> str:
     """The chapter's title, as content/presets.md writes it in bold."""
     return re.match(r"\*\*(.+?)\*\*", text("presets", preset)).group(1)
