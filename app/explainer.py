@@ -129,6 +129,7 @@ class ExplainerApp:
         """For a projector (1280×720 and up): the chapter, the player, the timeline and the badges on one
         screen in large type; the switches folded away beneath, every control a button or a key."""
         self.header.compact, self.player.badges_always, self.player.keys = True, False, False
+        self.header.outside = False  # the chapters outside the article would take a line the diagram needs
         # A named toggle, not a Card: its header button has no accessible name in Panel 1.10.
         show = pn.widgets.Toggle(
             name="Show the switches", value=False, width=220, css_classes=["show-switches"]

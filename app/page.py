@@ -114,17 +114,19 @@ class PageModel(param.Parameterized):
 
     # --- what the page shows -------------------------------------------------------------------------
 
-    def header_html(self, compact: bool = False, chapters: bool = True, editable: bool = True) -> str:
+    def header_html(
+        self, compact: bool = False, chapters: bool = True, editable: bool = True, outside: bool = True
+    ) -> str:
         """The title (with the introduction unless compact), what was wrong with the link, the chapters
-        (a compact header keeps them only if ``chapters``), the chapter's words, and a note when the run
-        is not on the article's schedule."""
+        (a compact header keeps them only if ``chapters``; those outside the article only if
+        ``outside``), the chapter's words, and a note when the run is not on the article's schedule."""
         s = self.state
         if compact:
             title = f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
         else:
             intro = markdown_html(text("captions", "intro"))
             title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{intro}</div>'
-        shown = list(PRESETS) if not compact or chapters else []
+        shown = [p for p in PRESETS if outside or p not in OUTSIDE_ARTICLE] if not compact or chapters else []
         schedule = s.schedule().words() if s.schedule_changes() else None
         return header_html(
             title, s.notices, shown, s.preset_name(), bool(s.tour), schedule, editable, OUTSIDE_ARTICLE

@@ -137,15 +137,22 @@ class Frames:
     def __init__(self, world: World) -> None:
         self.world = world
         self.record_dicts: dict[str, list[dict]] = {k: [] for k in RECORD_KINDS}
+        self.record_objects: dict[str, list] = {k: [] for k in RECORD_KINDS}  # what each dict was made of
         self.moves_seen = 0
 
     def __call__(self) -> dict:
         world = self.world
         records = {}
         for kind, source in _sources(world).items():
-            done = self.record_dicts[kind]
+            done, made_of = self.record_dicts[kind], self.record_objects[kind]
+            # A store only grows at its end; the feed's keys may also shrink (a feed that forgets keys,
+            # RULES.md §8.1): then the list is made again from what is there now.
+            if len(source) < len(made_of) or any(a is not b for a, b in zip(source, made_of, strict=False)):
+                done.clear()
+                made_of.clear()
             for r in source[len(done) :]:
                 done.append(_record(kind, r))
+                made_of.append(r)
             records[kind] = list(done)
         moves = world.lifecycles.moves[self.moves_seen :]
         self.moves_seen = len(world.lifecycles.moves)

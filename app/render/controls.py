@@ -66,21 +66,22 @@ def switches_html(values: dict[str, str], advanced_open: bool, replaced: frozens
 
 
 def presets_html(names: list[str], active: str | None, beyond: tuple[str, ...] = ()) -> str:
-    """The chapters' buttons: the article's, with Reset, and on a second row those of ``beyond``, the
-    chapters outside the article."""
+    """The chapters' buttons: the article's, with Reset, then, as a group of their own with its name,
+    those of ``beyond``, the chapters outside the article. One row where it fits (a projector's screen
+    has no line to spare), wrapping where it does not."""
     inside = [n for n in names if n not in beyond]
     outside = [n for n in names if n in beyond]
-    row = _preset_buttons(inside, active, reset=True)
-    if outside:
-        row += (
-            f'<div class="presets outside" role="group" aria-label="{escape(heading("outside"))}">'
-            f'<span class="presets-label">{escape(heading("outside"))}:</span>'
-            f"{''.join(_preset_buttons(outside, active, reset=False))}</div>"
-        )
-    return row
+    extra = (
+        f'<span class="presets outside" role="group" aria-label="{escape(heading("outside"))}">'
+        f'<span class="presets-label">{escape(heading("outside"))}:</span>'
+        f"{_preset_buttons(outside, active, reset=False)}</span>"
+        if outside
+        else ""
+    )
+    return _preset_buttons(inside, active, reset=True, extra=extra)
 
 
-def _preset_buttons(names: list[str], active: str | None, reset: bool) -> str:
+def _preset_buttons(names: list[str], active: str | None, reset: bool, extra: str = "") -> str:
     buttons = []
     for name in names:
         title, _ = title_and_body(text("presets", name))
@@ -98,7 +99,7 @@ def _preset_buttons(names: list[str], active: str | None, reset: bool) -> str:
         '<button type="button" class="preset preset-reset" data-action="preset" data-value="main" '
         'data-key="preset-reset">Reset</button>'
     )
-    return f'<div class="presets" role="group" aria-label="Chapters">{"".join(buttons)}</div>'
+    return f'<div class="presets" role="group" aria-label="Chapters">{"".join(buttons)}{extra}</div>'
 
 
 PLAYER_BUTTONS = (

@@ -233,6 +233,11 @@ def lane_name(lane: str, frame: dict) -> tuple[str, str]:
         return JOURNAL, holds.format(n=len(records)) if records else ""
     if lane.startswith("attempt"):
         return lane.removeprefix("attempt "), _token_of(lane, frame)
+    if lane == "feed":  # a feed that forgets keys (beyond the article) says how many it no longer has
+        kept = {r["key"] for r in frame["records"]["feed_keys"]}
+        gone = {p["key"] for p in frame["records"]["feed_posts"] if p["key"] and p["key"] not in kept}
+        said = sections("diagram")["feed forgot"].format(n=len(gone), s="" if len(gone) == 1 else "s")
+        return "feed", said if gone else ""
     return lane, ""
 
 

@@ -38,16 +38,20 @@ class Header(PageView):
 
     compact = param.Boolean(default=False, doc="A short title and no introduction (the embed's layout).")
     chapters = param.Boolean(default=True, doc="The chapters' buttons even when compact (presenter mode).")
+    outside = param.Boolean(
+        default=True,
+        doc="The chapters outside the article too (a projector's screen has no line to spare for them).",
+    )
 
     def __init__(self, **params):
         super().__init__(**params)
         self.html = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["header"])
         self.state.param.watch(self._redraw, [*ALL_SETTINGS, *SCHEDULE_IDS, "notices", "tour"])
-        self.param.watch(self._redraw, ["compact", "chapters"])
+        self.param.watch(self._redraw, ["compact", "chapters", "outside"])
         self._redraw()
 
     def _redraw(self, *events) -> None:
-        self.html.html = self.page.header_html(self.compact, self.chapters)
+        self.html.html = self.page.header_html(self.compact, self.chapters, outside=self.outside)
 
     def _act(self, action: str, value: str) -> None:
         self.page.act(action, value, "header")

@@ -227,3 +227,13 @@ def test_the_diagrams_words_come_from_the_events_data_not_their_text():
         for t in range(stranded["end_tick"] + 1)
     )
     assert "refuses it: the pin v1 is not the current report (v2)" in said
+
+
+def test_the_feeds_row_says_when_it_no_longer_has_a_key():
+    """Beyond the article (RULES.md §8.1): the feed row holds 'forgot 1 key' while a posted key is gone."""
+    from app.render.diagram import lane_name
+    from model import Switches, run, trace_dict
+
+    frames = trace_dict(run(Switches(feed_keys="2-ticks")))["ticks"]
+    assert [lane_name("feed", frames[t])[1] for t in (12, 13, 14)] == ["", "forgot 1 key", ""]
+    assert {lane_name("feed", f)[1] for f in trace_dict(run(Switches()))["ticks"]} == {""}

@@ -54,3 +54,13 @@ def test_a_key_protects_only_as_long_as_the_feed_keeps_it():
         in run(Switches(feed_keys="2-ticks"), schedule=schedule).outcome().invariants_broken
     )
     assert run(Switches(feed_keys="whole-run"), schedule=schedule).outcome().invariants_broken == []
+
+
+def test_the_trace_shows_the_feeds_keys_as_they_are_at_each_tick():
+    """Forgotten at t13, remembered again for the second post at t14: each frame holds the feed's keys of
+    its tick (a store's records only grow; the feed's keys need not)."""
+    frames = trace_dict(run(Switches(feed_keys="2-ticks")))["ticks"]
+    assert [r["post"] for r in frames[12]["records"]["feed_keys"]] == [1]
+    assert frames[13]["records"]["feed_keys"] == []
+    assert [r["post"] for r in frames[14]["records"]["feed_keys"]] == [2]
+    assert [e["kind"] for e in frames[13]["events"] if e["actor"] == "feed"] == ["key-forgotten"]

@@ -59,7 +59,10 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
             return
         if self.hold is not None and self.path.split("?")[0].endswith("pyodide.asm.wasm"):
             self.hold.wait(timeout=120)
-        super().do_GET()
+        try:
+            super().do_GET()
+        except ConnectionError:  # the browser went away mid-answer (a page closed): nothing to say
+            return
         if self.served is not None:
             path = Path(self.translate_path(self.path))
             self.served.append((self.path, path.stat().st_size if path.is_file() else 0))
