@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 
+from app.content import caption_html
 from app.page import PageModel
 from app.render.before_after import change_words
 from app.render.explore import against_html, wider_result_html
@@ -61,7 +62,8 @@ class LightPage:
             "figure": page.diagram_html(),
             "badges": page.badges_html(),
             "outcome": page.outcome_html(),
-            "lifecycles": page.lifecycles_html(),
+            # The caption first: it says what the chips, the heavy arrow and "(added)" mean.
+            "lifecycles": caption_html("lifecycles") + page.lifecycles_html(),
             "records": page.records_html(),
             "tour": page.tour_html(),
             "switches": page.switches_html(),

@@ -147,3 +147,11 @@ def test_a_tour_steps_pre_render_is_its_page_at_every_tick_and_after_every_answe
                 judged.act(action, value, "tour")
             assert judged.parts()["tour"] == verdict and judged.state.tick == step.ask
     assert "Right." in "".join(tour_frames(2)["tour"]["verdicts"].values())
+
+
+def test_the_lifecycles_say_what_added_means_wherever_they_are_drawn():
+    """The light page's fold and its lifecycles figure draw '(added)' arrows; the caption above says what
+    they are."""
+    drawn = LightPage("?preset=superseded&tick=16").parts()["lifecycles"]
+    caption, _, machines = drawn.partition('<div class="machines">')
+    assert "(added)" in machines and '"(added)" is a move this model needs' in caption.replace("&quot;", '"')
