@@ -31,6 +31,9 @@ def sections(name: str) -> dict[str, str]:
     """``{id: markdown}`` for content/<name>.md, in file order."""
     text = (content_dir() / f"{name}.md").read_text(encoding="utf-8")
     parts = _SECTION.split(text)
+    ids = parts[1::2]
+    if twice := sorted({i for i in ids if ids.count(i) > 1}):  # the later would silently win
+        raise ValueError(f"content/{name}.md has more than one section {', '.join(map(repr, twice))}")
     return {parts[i]: parts[i + 1].strip() for i in range(1, len(parts), 2)}
 
 

@@ -120,14 +120,12 @@ def timings(site: Path, repeat: int) -> None:
 def light_page(browser, base: str, served: list) -> dict[str, float]:
     """One visit to the light embed: times from the start of navigation, and the bytes the server sent
     for it (the page's and its worker's: a page's own response events miss a shared worker's)."""
-    page = browser.new_page()
     before = len(served)
-    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(base) else r.abort())
-    start = time.perf_counter()
-    page.goto(f"{base}/embed.html?preset=superseded&tick=12", wait_until="commit")
-    page.wait_for_function(
+    page, start = visit(
+        browser,
+        f"{base}/embed.html?preset=superseded&tick=12",
         "() => { const r = document.getElementById('light'); return r && "
-        "!r.classList.contains('pending') && r.dataset.tick === '12'; }"
+        "!r.classList.contains('pending') && r.dataset.tick === '12'; }",
     )
     picture = time.perf_counter() - start
     page.locator("button.forward").click()
@@ -201,17 +199,27 @@ def four_frames(browser, site: Path) -> dict:
 
 def first_question(browser, base: str) -> float:
     """Seconds from the start of navigation to the tour's first question and its answers on screen."""
-    page = browser.new_page()
-    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(base) else r.abort())
-    start = time.perf_counter()
-    page.goto(f"{base}/index.html?tour=1", wait_until="commit")
-    page.wait_for_function(
+    page, start = visit(
+        browser,
+        f"{base}/index.html?tour=1",
         "() => document.querySelector('#light:not(.pending) #part-tour legend') && "
-        "document.querySelectorAll('#part-tour input[type=radio]').length > 1"
+        "document.querySelectorAll('#part-tour input[type=radio]').length > 1",
     )
     seconds = time.perf_counter() - start
     page.close()
     return seconds
+
+
+def visit(browser, url: str, ready: str) -> tuple:
+    """A new page at ``url`` with every request outside its site refused, once ``ready`` (a function's
+    JavaScript) holds: the page, and when its navigation started (time.perf_counter)."""
+    site = url.split("/", 3)[:3]
+    page = browser.new_page()
+    page.route("**/*", lambda r: r.continue_() if r.request.url.split("/", 3)[:3] == site else r.abort())
+    start = time.perf_counter()
+    page.goto(url, wait_until="commit")
+    page.wait_for_function(ready)
+    return page, start
 
 
 def main() -> None:

@@ -5,6 +5,8 @@ forgetting the words fails a test rather than misleading a reader."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.content import text
 from app.state import ReaderState
 from model.explore import SPACE, schedules
@@ -51,3 +53,17 @@ def test_the_stranded_run_is_refused_by_the_version_check_not_the_assessor():
     (refusal,) = [e for f in literal.frames for e in f["events"] if e["kind"] == "refused"]
     assert refusal["reason"] == {"code": "stale-pin", "pin": "v1", "report": "v2"}
     assert "mechanical version check" in _words("explore", "findings")
+
+
+def test_a_content_file_with_a_section_twice_is_refused_by_name(tmp_path, monkeypatch):
+    """A section written twice (an edit appended again) would have its later copy silently win."""
+    import app.content as content
+
+    (tmp_path / "presets.md").write_text("# x\n\n## main\none\n\n## main\ntwo\n", encoding="utf-8")
+    monkeypatch.setattr(content, "content_dir", lambda: tmp_path)
+    content.sections.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="more than one section 'main'"):
+            content.sections("presets")
+    finally:
+        content.sections.cache_clear()
