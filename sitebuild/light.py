@@ -6,7 +6,7 @@ the pure wheels ``app.light`` needs: param, markdown-it-py, mdurl), ``light/<cha
 ``light/tour-<step>.json`` (every chapter and every tour step pre-rendered at every tick by
 ``app.light.LightPage.parts``, the very function the browser calls later, so the first picture is there
 before Python and does not change when Python takes over; a tour step with its card after each answer
-is checked), ``light/snapshot.bin.gz`` (Pyodide's memory with the model and ``app.light`` imported,
+is checked), ``light/snapshot.bin.gz`` (Pyodide's memory with the model and param imported,
 restored by the worker in place of a start) and ``light/manifest.json`` (the wheels and chapters, for
 ``static/light.js``).
 """
@@ -82,9 +82,9 @@ def write_light(site: Path, app_wheel: Path) -> None:
 
 
 def write_snapshot(site: Path) -> None:
-    """``light/snapshot.bin.gz``: Pyodide's memory after importing the model and ``app.light``
-    (sitebuild/snapshot.mjs, in Node), gzipped (a 31 MB image is mostly empty pages: about 8 MB). The
-    worker restores it where it can and starts Python the usual way where it cannot."""
+    """``light/snapshot.bin.gz``: Pyodide's memory after importing the model and param (as much as fits
+    its first memory: sitebuild/snapshot.mjs, in Node), gzipped (a 31 MB image is mostly empty pages:
+    about 8 MB). The worker restores it where it can and starts Python the usual way where it cannot."""
     raw = site / "light" / "snapshot.bin"
     sh("node", Path(__file__).with_name("snapshot.mjs"), site, raw)
     with (

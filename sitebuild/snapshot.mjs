@@ -1,7 +1,7 @@
-// Pyodide's memory snapshot of an interpreter that has imported the model and app.light, made at site
-// build time so that the light page's worker restores it instead of starting Python and importing them
-// (about 2 s less before Python takes over). No JavaScript object may be held when the snapshot is
-// taken, so the wheels are unpacked rather than loaded through the package manager.
+// Pyodide's memory snapshot of an interpreter that has imported the model and param, made at site build
+// time so that the light page's worker restores it instead of starting Python and importing them (about
+// 1.6 s less before Python takes over). No JavaScript object may be held when the snapshot is taken, so
+// the wheels are unpacked rather than loaded through the package manager.
 //   node sitebuild/snapshot.mjs <site directory> <output file>
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -17,7 +17,16 @@ const wheels = [
   ...manifest.wheels.map((name) => join(site, "light", "wheels", name)),
 ];
 const pyodide = await loadPyodide({ indexURL: pyodideDir + "/", _makeSnapshot: true, stdout: () => {} });
-for (const wheel of wheels) pyodide.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel");
-// Import and warm what the first call needs (the contents' parsed words are cached); keep no page.
-pyodide.runPython("import app.light\napp.light.LightPage('?tick=1').parts()\nNone");
+const MEMORY = pyodide._module.HEAP8.length;
+// Where the worker will put them after restoring: the model where loadPackage installs it (site-packages),
+// the others where its unpackArchive does (the working directory). The restored memory remembers where
+// each package was imported from, and the files must be found there again.
+const sitePackages = pyodide.runPython("import sysconfig\nsysconfig.get_path('purelib')");
+pyodide.unpackArchive(new Uint8Array(readFileSync(wheels[0])), "wheel", { extractDir: sitePackages });
+for (const wheel of wheels.slice(1)) pyodide.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel");
+// Import what the first call needs, as far as Pyodide's first memory holds it: the wasm module fixes that
+// memory (30 MiB), and a snapshot of a memory that had to grow cannot be restored ("offset is out of
+// bounds"). The model and param fit; markdown-it-py and the app's renderers would not.
+pyodide.runPython("import model.explore\nimport param\nNone");
+if (pyodide._module.HEAP8.length > MEMORY) throw new Error("the snapshot's memory grew: it could not be restored");
 writeFileSync(process.argv[3], pyodide.makeMemorySnapshot());

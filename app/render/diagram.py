@@ -306,9 +306,11 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
     of a projector) keeps two lines a row, and the journal's row only where a successor plans from it."""
     lanes, keys = lanes_of(trace), key_names(trace)
     # A row switch's value is a third line under what the row holds (the report's version, a token, the
-    # epoch, the journal's count); the feed and the newsletter hold nothing, so theirs is the second.
-    lines = {lane: 3 if lane in ROW_SWITCH and lane not in ("feed", "newsletter") and not large else 2
+    # epoch, the journal's count); the feed and the newsletter hold nothing, so theirs is the second,
+    # unless the feed says at some tick what it forgot (beyond the article): then the third, all run long.
+    holds = {lane: lane not in ("feed", "newsletter") or any(lane_name(lane, f)[1] for f in trace["ticks"])
              for lane in lanes}  # fmt: skip
+    lines = {lane: 3 if lane in ROW_SWITCH and holds[lane] and not large else 2 for lane in lanes}
     longest, most_messages, names = 10, 0, 0
     breaches = breaches_at(trace)
 
