@@ -17,15 +17,27 @@ const started = (async () => {
   const base = new URL("../", import.meta.url);
   const pyodideURL = new URL("pyodide/", base).href;
   const options = { indexURL: pyodideURL, lockFileURL: `${pyodideURL}pyodide-lock.json` };
-  const pyodide = await restore(options, new URL("light/snapshot.bin.gz", base)) || await loadPyodide(options);
-  // The files the snapshot's memory does not hold: the model's, the app's words, the other wheels.
-  await pyodide.loadPackage("durable-work-model", { messageCallback: () => {} });
-  for (const wheel of wheels) {
-    const response = await fetch(new URL(`light/wheels/${wheel}`, base));
-    if (!response.ok) throw new Error(`the wheel ${wheel} could not be fetched (${response.status})`);
-    pyodide.unpackArchive(await response.arrayBuffer(), "wheel");
+  // The files a memory does not hold (the model's, the app's words, the other wheels), then app.light.
+  const boot = async (pyodide) => {
+    await pyodide.loadPackage("durable-work-model", { messageCallback: () => {} });
+    for (const wheel of wheels) {
+      const response = await fetch(new URL(`light/wheels/${wheel}`, base));
+      if (!response.ok) throw new Error(`the wheel ${wheel} could not be fetched (${response.status})`);
+      pyodide.unpackArchive(await response.arrayBuffer(), "wheel");
+    }
+    return pyodide.pyimport("app.light");
+  };
+  const snapshot = await restore(options, new URL("light/snapshot.bin.gz", base));
+  if (snapshot) {
+    try {
+      light = await boot(snapshot);
+      restored = true;
+      return;
+    } catch {
+      // A snapshot that restored but does not match its files: start Python the usual way instead.
+    }
   }
-  light = pyodide.pyimport("app.light");
+  light = await boot(await loadPyodide(options));
 })();
 
 // The build's memory snapshot of a Python that has imported the model and param (about 1.6 s sooner
@@ -40,9 +52,7 @@ async function restore(options, url) {
     const response = await fetch(url);
     if (!response.ok) return null;
     const image = new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
-    const pyodide = await loadPyodide({ ...options, _loadSnapshot: image });
-    restored = true;
-    return pyodide;
+    return await loadPyodide({ ...options, _loadSnapshot: image });
   } catch {
     return null;
   }
