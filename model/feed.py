@@ -36,6 +36,7 @@ class Answer:
     status: Status
     post_number: int | None
     reason: str = ""
+    forgotten: bool = False  # applied anew because the feed had forgotten the key (beyond the article)
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Feed:
     posts: list[Post] = field(default_factory=list)
     # Keys in the order first seen (dicts keep insertion order), so snapshots list them deterministically.
     remembered: dict[str, Remembered] = field(default_factory=dict)
+    forgotten: tuple[str, ...] = ()  # keys pruned so far (RULES.md §8.1), in the order they went
 
     def receive(self, key: str | None, params: tuple, attempt: int, tick: int) -> Answer:
         if key is not None:
@@ -61,7 +63,7 @@ class Feed:
                 return Answer(Status.REPEAT, saved.answer.post_number)
         post = Post(len(self.posts) + 1, params[0], key, attempt, tick)
         self.posts.append(post)
-        answer = Answer(Status.APPLIED, post.number)
+        answer = Answer(Status.APPLIED, post.number, forgotten=key is not None and key in self.forgotten)
         if key is not None:
             self.remembered[key] = Remembered(key, params, answer, tick)
         return answer
@@ -72,4 +74,5 @@ class Feed:
         gone = [r for r in self.remembered.values() if tick - r.tick >= kept_for]
         for r in gone:
             del self.remembered[r.key]
+        self.forgotten += tuple(r.key for r in gone)
         return gone

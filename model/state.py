@@ -42,7 +42,7 @@ COVERED: dict[type, frozenset[str]] = {
     ),
     Records: frozenset("epoch admissions journal candidates acceptances effects".split()),
     ProtectedStore: frozenset("name epoch fencing records".split()),
-    Feed: frozenset("posts remembered".split()),
+    Feed: frozenset("posts remembered forgotten".split()),
     Controller: frozenset("owner rebuild_due".split()),
     Newsletter: frozenset(["start"]),
     Lifecycles: frozenset("states moves recording".split()),
@@ -116,7 +116,7 @@ def freeze(world: World, interner: Interner) -> tuple:
         records.epoch.value, log(records.admissions),
         log(records.journal.records), log(records.candidates.records),
         log(records.acceptances.records), log(records.effects.records),
-        log(world.feed.posts), tuple(map(n, world.feed.remembered.values())),
+        log(world.feed.posts), tuple(map(n, world.feed.remembered.values())), world.feed.forgotten,
         None if owner is None else world.attempts.index(owner), world.controller.rebuild_due,
         n(world.newsletter.start),
         tuple(_attempt(a, n) for a in world.attempts),
@@ -139,7 +139,7 @@ def thaw(state: tuple, like: World, n: Interner) -> World:
     """A new world in ``state``, with ``like``'s switches, fencing and ``restore`` (its constants)."""
     (
         tick, report, stale_rejected, stale_applied, first_poster, silenced, poster_died, stopped,
-        epoch_value, admissions, journal, candidates, acceptances, effects, posts, remembered,
+        epoch_value, admissions, journal, candidates, acceptances, effects, posts, remembered, forgotten,
         owner, rebuild_due, start, attempts, lifecycle_states,
         first_ids, first, breaches, seen, announced, accepted_by_version, newsletter_checked,
     ) = state  # fmt: skip
@@ -180,7 +180,7 @@ def thaw(state: tuple, like: World, n: Interner) -> World:
         stopped_at_limit=stopped,
         events=[],
         records=records,
-        feed=_new(Feed, posts=post_list, remembered={r.key: r for r in kept}),
+        feed=_new(Feed, posts=post_list, remembered={r.key: r for r in kept}, forgotten=forgotten),
         controller=_new(Controller, owner=None if owner is None else people[owner], rebuild_due=rebuild_due),
         newsletter=_new(Newsletter, start=objects[start]),
         attempts=people,

@@ -267,7 +267,12 @@ class World:
             where = ()
         # The feed answers, in the posting attempt's lane: a picture draws the post from the one to the other.
         carries = {"key": key or "none", "announcement": announcement}
-        self.emit("feed", f"post-{answer.status}", text, label, attempt.actor, records=where, carries=carries)
+        # Why a keyed post was applied again: the feed had forgotten its key (beyond the article).
+        reason = {"code": "key-forgotten"} if answer.forgotten else None
+        self.emit(
+            "feed", f"post-{answer.status}", text, label, attempt.actor, records=where, carries=carries,
+            reason=reason,
+        )  # fmt: skip
 
     # --- lookups the actors and the checker share --------------------------------------------------
 

@@ -34,7 +34,6 @@ const shown = new Map(); // each part's HTML as last painted
 // When the move to the tick shown here was made, by Date.now() (the clock every frame of a browser
 // shares), in whichever frame the reader made it: a told tick is news only if its move is newer.
 let movedAt = 0;
-let localAt = null; // the time of the move the pre-render is painting
 
 // ?view=NAME shows one figure with the player (the CSS hides the rest); ?group=NAME makes the figures of
 // one article one run: through the shared worker once Python is there, and before it (or where each
@@ -89,7 +88,7 @@ function paint(parts, { told = false } = {}) {
   requestAnimationFrame(() => follow(root));
   const moved = root.dataset.tick !== String(parts.tick);
   root.dataset.tick = String(parts.tick);
-  if (moved) movedAt = parts.at ?? localAt ?? Date.now();
+  if (moved) movedAt = parts.at ?? Date.now();
   if (group && moved && !told) group.moved(parts.tick, movedAt);
   root.dataset.painted = String(performance.now()); // for benchmarks/site_bench.py
   root.classList.remove("pending");
@@ -126,7 +125,7 @@ async function open(name, link, tick = null) {
 
 // What the pre-render can do itself: step, open a chapter or a tour step, pick and check a tour answer.
 // Returns whether it did; what it did is remembered, for Python to do the same when it starts.
-function actLocally(action, value, part) {
+function actLocally(action, value, part, at) {
   if (!prerender) return false;
   const tick = Number(root.dataset.tick || 0);
   const last = prerender.data.ticks.length - 1;
@@ -135,7 +134,7 @@ function actLocally(action, value, part) {
     const clamped = Math.max(0, Math.min(last, t));
     prerender.done = prerender.done.filter(([a]) => a !== "go"); // only where the reader ends up counts
     prerender.done.push(["go", String(clamped), ""]);
-    paint(frame(clamped));
+    paint({ ...frame(clamped), at });
     return true;
   };
   if (part === "tour" && tour) {
@@ -181,9 +180,7 @@ function act(action, value, part = "", { told = false, own = !told, at = Date.no
     return;
   }
   readerMoved = true;
-  localAt = at;
-  const done = actLocally(action, value, part);
-  localAt = null;
+  const done = actLocally(action, value, part, at);
   if (done) return;
   wait([action, value, part]);
   say("Python is still loading in your browser; this will be done as soon as it is ready.");

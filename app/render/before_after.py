@@ -12,6 +12,7 @@ from html import escape
 from app.content import markdown_html, sections, titles
 from app.render.controls import value_words
 from app.render.diagram import diagram_svg, tick_caption
+from model.switches import Switches
 
 
 def _words(section: str, **fields) -> str:
@@ -22,12 +23,11 @@ def change_list(before: dict[str, str], after: dict[str, str], schedule: bool) -
     """The switches that differ between two settings, and the schedule if it changed, in words:
     "fencing from on to off and the schedule"."""
     names = titles("switches")
+    # The model says which switches differ; this only words them.
+    differ = Switches.from_mapping(before).differences(Switches.from_mapping(after))
     changes = [
-        _words(
-            "change", title=names.get(k, k).lower(), before=value_words(k, v), after=value_words(k, after[k])
-        )
-        for k, v in before.items()
-        if after.get(k) != v
+        _words("change", title=names.get(k, k).lower(), before=value_words(k, was), after=value_words(k, now))
+        for k, (was, now) in differ.items()
     ]
     if schedule:
         changes.append(_words("schedule"))

@@ -616,7 +616,7 @@ def tick_caption(trace: dict, tick: int) -> str:
     context = _context(frame)
     fields |= context
     section = f"breach {broken[0]}" if broken else _section(top, frame, trace)
-    if section == "breach duplicate-effect" and _forgotten(trace, tick, top):
+    if section == "breach duplicate-effect" and top["reason"].get("code") == "key-forgotten":
         section += " forgotten"  # beyond the article: the key was sent, but the feed no longer had it
     said = [sections("ticks")[section].format(**fields)]
     named = {top["kind"], *COVERS.get(section, ())}
@@ -626,16 +626,6 @@ def tick_caption(trace: dict, tick: int) -> str:
             named.add(kind)
             said.append(sections("ticks")[f"also {kind}"].format(**_fields(event, keys) | context))
     return " ".join(" ".join(said).split())
-
-
-def _forgotten(trace: dict, tick: int, event: dict) -> bool:
-    """Whether the feed forgot, before ``tick``, the key ``event`` carried."""
-    key = event["carries"].get("key")
-    return key is not None and any(
-        e["kind"] == "key-forgotten" and e["carries"].get("key") == key
-        for frame in trace["ticks"][:tick]
-        for e in frame["events"]
-    )
 
 
 #: The key moments a tick's first sentence already names, by its section (besides the top event's own).

@@ -38,8 +38,21 @@ def test_a_feed_forgets_a_key_kept_for_its_ticks_and_no_other():
     feed.receive("b", ("d1",), 3, tick=11)
     assert feed.forget(tick=11, kept_for=2) == []
     assert [r.key for r in feed.forget(tick=12, kept_for=2)] == ["a"]
-    assert feed.receive("a", ("d1",), 3, tick=12).status == "applied"  # a new request now
+    again = feed.receive("a", ("d1",), 3, tick=12)
+    assert again.status == "applied" and again.forgotten  # a new request now, and the feed says why
     assert feed.receive("b", ("d1",), 3, tick=12).status == "repeat"
+    assert not feed.receive("c", ("d1",), 3, tick=12).forgotten  # a key it never had is simply new
+
+
+def test_the_post_applied_again_says_its_key_was_forgotten():
+    """The event carries why the feed applied a keyed post anew, so a caption need not search the past."""
+    posts = [
+        (frame["tick"], e["reason"])
+        for frame in trace_dict(run(Switches(feed_keys="2-ticks")))["ticks"]
+        for e in frame["events"]
+        if e["kind"] == "post-applied"
+    ]
+    assert [reason for _, reason in posts] == [{}, {"code": "key-forgotten"}], posts
 
 
 def test_a_key_protects_only_as_long_as_the_feed_keeps_it():
