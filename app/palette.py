@@ -1,6 +1,6 @@
-"""The explainer's colours, once. CSS reads them as custom properties (``css_variables``); the Bokeh plots,
-which need literal colours, read the same dict. Colour never carries meaning alone: every state also has
-a word, a mark or a shape."""
+"""The explainer's colours, once. CSS reads them as custom properties (``css_variables``); a drawing that
+needs literal colours reads the same dict. Colour never carries meaning alone: every state also has a
+word, a mark or a shape."""
 
 from __future__ import annotations
 

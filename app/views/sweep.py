@@ -1,4 +1,5 @@
-"""All 864: the counts, a matrix of every combination, and a filtered list for the keyboard."""
+"""All 864: the counts, a matrix of every combination and a list of those the filter keeps, each run a
+button that loads it into the player (``app.render.sweep`` draws both)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ from html import escape
 
 import panel as pn
 import param
-from panel.io.document import unlocked
 
 from app import shared
 from app.content import caption_html, titles
-from app.views.sweep_matrix import SweepMatrix, matches
+from app.render.sweep import list_html, matrix_html
+from app.views.action_html import ActionHTML
 from app.views.trace import caption
 from model.invariants import INVARIANT_IDS
 
@@ -22,13 +23,6 @@ def counts_html(summary: dict) -> str:
         f"<p>{summary['runs']} combinations: {summary['no_invariant_broken']} break nothing, "
         f'{summary["finished"]} finish.</p><ul class="sweep-counts">{items}</ul>'
     )
-
-
-def row_words(n: int, row: dict) -> str:
-    values = " · ".join(f"{k} {v}" for k, v in row["switches"].items())
-    names = titles("invariants")
-    breaks = ", ".join(names[i] for i in row["outcome"]["invariants_broken"]) or "nothing broken"
-    return f"{n + 1:>3}. {values} — {breaks}"
 
 
 class SweepView(pn.viewable.Viewer):
@@ -47,16 +41,8 @@ class SweepView(pn.viewable.Viewer):
         self.filter = pn.widgets.Select(
             label="Show the combinations that…", options=filters, value="all", css_classes=["sweep-filter"]
         )
-        self.list = pn.widgets.Select(
-            label="Combinations (choose one, then load it)",
-            options={},
-            size=12,
-            sizing_mode="stretch_width",
-            css_classes=["sweep-list"],
-        )
-        load = pn.widgets.Button(label="Load into the player", color="primary", css_classes=["sweep-load"])
-        load.on_click(lambda event: self.list.value is not None and self.load(self.list.value))
-        self.matrix = SweepMatrix(shared.sweep_rows(), self.load)
+        self.matrix = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["sweep-matrix"])
+        self.list = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["sweep-runs"])
         self.filter.param.watch(lambda e: self.refresh(), "value")
         self.refresh()
         self._layout = pn.Column(
@@ -66,21 +52,20 @@ class SweepView(pn.viewable.Viewer):
             ),
             self.filter,
             caption("matrix"),
-            pn.pane.Bokeh(self.matrix.figure, sizing_mode="stretch_width", css_classes=["sweep-matrix"]),
+            self.matrix,
             self.list,
-            load,
             sizing_mode="stretch_width",
         )
 
     def refresh(self) -> None:
-        wanted = self.filter.value
-        with unlocked():
-            self.matrix.set_filter(wanted)
         rows = shared.sweep_rows()
-        self.list.options = {
-            row_words(n, row): n for n, row in enumerate(rows) if matches(row["outcome"], wanted)
-        }
-        self.list.value = next(iter(self.list.options.values()), None)
+        self.matrix.html = matrix_html(rows, self.filter.value)
+        self.list.html = list_html(rows, self.filter.value)
+
+    def _act(self, action: str, value: str) -> None:
+        """A square of the matrix or a line of the list: load that run (anything else is ignored)."""
+        if action == "load" and value.isdigit() and int(value) < len(shared.sweep_rows()):
+            self.load(int(value))
 
     def load(self, n: int) -> None:
         """Put combination ``n`` into the player, from its first tick."""

@@ -12,6 +12,7 @@ import pytest
 from app import shared
 from app.content import titles
 from app.explainer import create_app
+from app.render.sweep import EVENTS
 from app.tabs import TABS
 from model import Switches, run
 from tests.conftest import ROOT
@@ -92,13 +93,23 @@ def test_compare_names_the_first_tick_the_runs_part_and_the_from_scratch_cost(ap
 
 
 def test_sweep_filter_and_load(app):
+    """The list holds the runs the filter keeps, in words, and a line loads its run."""
     sweep = app.view("sweep")
     sweep.filter.value = "duplicate-effect"
-    assert sweep.list.options
-    chosen = sweep.list.value
-    sweep.load(chosen)
+    rows = shared.sweep_rows()
+    listed = [
+        int(n) for n in re.findall(r'class="run" data-action="load" data-value="(\d+)"', sweep.list.html)
+    ]
+    assert listed == [
+        n for n, r in enumerate(rows) if "duplicate-effect" in r["outcome"]["invariants_broken"]
+    ]
+    sweep._act("load", str(listed[3]))
     assert "duplicate-effect" in app.state.outcome["invariants_broken"]
-    assert app.state.switches().to_dict() == shared.sweep_rows()[chosen]["switches"]
+    assert app.state.switches().to_dict() == rows[listed[3]]["switches"]
+    assert app.state.tab == "trace" and app.state.tick == 0
+    for odd in (("load", "864"), ("load", "-1"), ("load", "x"), ("delete", "3")):
+        sweep._act(*odd)  # refused quietly: the run on show stays
+    assert app.state.switches().to_dict() == rows[listed[3]]["switches"]
 
 
 def test_keys_drive_the_player(app):
@@ -191,22 +202,35 @@ def test_real_engines_view_shows_every_recorded_run(app):
 
 
 def test_choosing_a_cell_of_the_864_matrix_loads_that_run(app):
+    """A square says its run's count of broken invariants, in the column of its events and the row of its
+    protections; choosing it loads that run; the filter marks the squares it leaves out."""
     sweep = app.view("sweep")
     rows = shared.sweep_rows()
+    cells = re.findall(r'<button type="button" class="cell level-(\d)( out)?" data-action="load" '
+                       r'data-value="(\d+)"[^>]*>([^<]*)</button>', sweep.matrix.html)  # fmt: skip
+    assert len(cells) == 864 and {int(n) for _, _, n, _ in cells} == set(range(864))
+    for level, _, n, digit in cells:
+        outcome = rows[int(n)]["outcome"]
+        assert int(level) == len(outcome["invariants_broken"])
+        assert digit == f"{level}{'' if outcome['finished'] else '·'}"
+    assert cells[0][3] == "0"  # the main trace, top left: breaks nothing and finishes
+    # A row is one setting of the protections, across twelve settings of the events.
+    for start in range(0, 864, 12):
+        protections = {
+            tuple(v for k, v in rows[int(c[2])]["switches"].items() if k not in EVENTS)
+            for c in cells[start : start + 12]
+        }
+        assert len(protections) == 1
     n = next(i for i, r in enumerate(rows) if r["outcome"]["invariants_broken"] == ["duplicate-effect"])
-    cell = sweep.matrix.source.data["index"].index(n)
-    sweep.matrix.source.selected.indices = [cell]
+    sweep._act("load", str(n))
     assert app.state.switches().to_dict() == rows[n]["switches"]
     assert app.state.outcome["invariants_broken"] == ["duplicate-effect"]
-    counts = sweep.matrix.source.data["count"]
-    assert len(counts) == 864 and counts[0] == "0"  # the main trace breaks nothing and finishes
     sweep.filter.value = "stale-write"
-    faded = [
-        a
-        for a, r in zip(sweep.matrix.source.data["alpha"], rows, strict=True)
-        if "stale-write" not in r["outcome"]["invariants_broken"]
-    ]
-    assert faded and set(faded) == {0.15}
+    squares = re.findall(
+        r'class="cell level-\d( out)?" data-action="load" data-value="(\d+)"', sweep.matrix.html
+    )
+    out = {int(n) for o, n in squares if o}
+    assert out == {i for i, r in enumerate(rows) if "stale-write" not in r["outcome"]["invariants_broken"]}
 
 
 def test_the_glossary_shows_every_term():

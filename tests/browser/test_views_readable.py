@@ -4,6 +4,8 @@ meets on a phone is at least 24 px tall."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -35,3 +37,76 @@ def test_every_control_on_a_phone_is_at_least_24_px_tall(explainer):
     explainer.open("?preset=main&tick=8")
     page.locator(".moment-mark").first.wait_for()
     assert page.evaluate(SMALL_TARGETS) == []
+    explainer.open("?tab=sweep")  # the 864's squares and lines too
+    page.locator("table.matrix").wait_for(timeout=30000)
+    assert page.evaluate(SMALL_TARGETS) == []
+
+
+#: The 864 view's matrix and list, found through Panel's shadow roots: the smallest font of a label, the
+#: pairs of labels whose words overlap, and every label or line whose words are wider than its box.
+READ_THE_864 = """() => {
+  const find = (root, selector) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.matches(selector)) return el;
+      if (el.shadowRoot) { const found = find(el.shadowRoot, selector); if (found) return found; }
+    }
+    return null;
+  };
+  const table = find(document, "table.matrix"), list = find(document, "ol.sweep-list");
+  const labels = [...table.querySelectorAll("th")].filter((th) => th.textContent.trim());
+  const words = (el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return [...range.getClientRects()];
+  };
+  const boxes = labels.map((th) => words(th).filter((b) => b.width > 0));
+  const overlaps = [];
+  for (let i = 0; i < boxes.length; i += 1) for (let j = i + 1; j < boxes.length; j += 1)
+    for (const a of boxes[i]) for (const b of boxes[j])
+      if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+        overlaps.push(`${labels[i].textContent.trim()} / ${labels[j].textContent.trim()}`);
+  const cut = [...labels, ...list.querySelectorAll("button.run")]
+    .filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent.trim().slice(0, 40));
+  return {
+    smallest: Math.min(...labels.map((th) => parseFloat(getComputedStyle(th).fontSize))),
+    squares: table.querySelectorAll("button.cell").length,
+    lines: list.querySelectorAll("button.run").length,
+    overlaps: overlaps.slice(0, 5), cut: cut.slice(0, 5),
+    listWords: list.querySelector("button.run").textContent,
+  };
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_864_reads_in_words_and_a_square_opens_its_run(explainer, width):
+    page = explainer.page
+    page.set_viewport_size({"width": width, "height": 900})
+    explainer.open("?tab=sweep")
+    page.locator("table.matrix").wait_for(timeout=30000)
+    read = page.evaluate(READ_THE_864)
+    assert read["squares"] == 864 and read["lines"] == 864
+    assert read["smallest"] >= 12, read
+    assert read["overlaps"] == [] and read["cut"] == [], read
+    assert "Checkpoints: after every step" in read["listWords"] and "every-step" not in read["listWords"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("table.matrix").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"sweep-matrix-{width}.png"))
+    if width == 390:
+        return
+    # The keyboard: Tab reaches the first square, the arrows move, Enter loads the run under focus.
+    first = page.locator("table.matrix button.cell").first
+    first.focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    focused = page.locator("table.matrix button.cell:focus")
+    label = focused.get_attribute("aria-label")
+    assert "per-try key" in label and "survives" in label, label  # a row down, a column right
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"(?=.*post_key=per-attempt)(?=.*poster=survives)"), timeout=20000)
+    expect(page.locator("table.matrix")).to_be_hidden()  # the player's tab is open
+    # A click on a square of another row opens that run.
+    explainer.open("?tab=sweep")
+    page.locator("table.matrix").wait_for(timeout=30000)
+    page.locator("table.matrix button.cell").nth(12 * 3).click()  # the first row with any accepted digest
+    expect(page).to_have_url(re.compile(r"newsletter=any-accepted"), timeout=20000)

@@ -48,6 +48,28 @@ export function render({ model }) {
     if (part.matches(".row-switch")) holdStill(root, part);
     send(part);
   });
+  // A long run of buttons (the 864's matrix and list) is one tab stop: arrow keys move within it, by a
+  // row of data-columns in a grid (the WAI-ARIA roving tabindex).
+  root.addEventListener("keydown", (event) => {
+    const group = event.target.closest("[data-roving]");
+    if (!group || !event.target.matches("button[data-action]")) return;
+    const columns = group.dataset.roving === "grid" ? Number(group.dataset.columns) : 1;
+    const moves = { ArrowDown: columns, ArrowUp: -columns, Home: -Infinity, End: Infinity };
+    if (columns > 1) Object.assign(moves, { ArrowRight: 1, ArrowLeft: -1 });
+    if (!(event.key in moves)) return;
+    const buttons = [...group.querySelectorAll("button[data-action]")];
+    const at = buttons.indexOf(event.target) + moves[event.key];
+    const next = buttons[Math.max(0, Math.min(buttons.length - 1, at))];
+    event.preventDefault();
+    event.target.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  });
+  // A square's words are its aria-label; a pointer gets them as a tooltip, made when first pointed at.
+  root.addEventListener("pointerover", (event) => {
+    const square = event.target.closest("[data-roving] button[aria-label]");
+    if (square && !square.title) square.title = square.getAttribute("aria-label");
+  });
   root.addEventListener("input", (event) => {
     if (event.target.matches("input[data-action]")) send(event.target);
   });
