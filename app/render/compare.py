@@ -74,11 +74,19 @@ def scratch_html(scratch: dict) -> str:
     )
 
 
+def _change_words(changed: dict[str, str]) -> str:
+    """A row's one change as the switch panel says it ("Checkpoints: only at the end")."""
+    names = titles("switches")
+    return "; ".join(f"{names[k]}: {value_words(k, v)}" for k, v in changed.items()) or text(
+        "comparison", "all on"
+    )
+
+
 def one_change_html(rows) -> str:
     names = titles("invariants")
     heads = "".join(f'<th scope="col">{escape(names[i])}</th>' for i in rows[0].breaks)
     body = "".join(
-        f'<tr><th scope="row">{escape(r.name)}</th><td>{r.finished} of {r.runs}</td>'
+        f'<tr><th scope="row">{escape(_change_words(r.changed))}</th><td>{r.finished} of {r.runs}</td>'
         + "".join(f"<td>{n}</td>" for n in r.breaks.values())
         + f"<td>{r.calls_min} / {r.calls_mean} / {r.calls_max}</td></tr>"
         for r in rows

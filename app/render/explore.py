@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from app.content import markdown_html, text, titles
+from app.render.controls import value_words
 from model.explore import PROTECTIONS, UNFINISHED, WIDER
 from model.invariants import INVARIANT_IDS
 from model.switches import MAIN_TRACE, SETTING_BY_ID
@@ -132,7 +133,8 @@ RANGE_LABELS = {
 
 def against_html(protections: dict[str, str], schedules: int) -> str:
     """'Your protections (fencing on, ...) against N schedules', escaped."""
-    chosen = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in protections.items())
+    names = titles("switches")
+    chosen = ", ".join(f"{names[k].lower()} {value_words(k, v)}" for k, v in protections.items())
     return f"Your protections ({escape(chosen)}) against {schedules} schedules"
 
 
@@ -143,10 +145,10 @@ def wider_form_html() -> str:
     for setting_id in PROTECTIONS:
         options = "".join(
             f'<option value="{escape(m.value)}"{" selected" * (m is getattr(MAIN_TRACE, setting_id))}>'
-            f"{escape(m.value)}</option>"
+            f"{escape(value_words(setting_id, m.value))}</option>"
             for m in SETTING_BY_ID[setting_id].values
         )
-        menus.append(_menu(f"protection-{setting_id}", setting_id.replace("_", " ").capitalize(), options))
+        menus.append(_menu(f"protection-{setting_id}", titles("switches")[setting_id], options))
     for field_id, choices in WIDER.items():
         options = "".join(f'<option value="{escape(c)}">{escape(c)}</option>' for c in choices)
         menus.append(_menu(f"range-{field_id}", RANGE_LABELS[field_id], options))

@@ -110,3 +110,50 @@ def test_the_864_reads_in_words_and_a_square_opens_its_run(explainer, width):
     page.locator("table.matrix").wait_for(timeout=30000)
     page.locator("table.matrix button.cell").nth(12 * 3).click()  # the first row with any accepted digest
     expect(page).to_have_url(re.compile(r"newsletter=any-accepted"), timeout=20000)
+
+
+#: The words of the elements matching a selector, wherever Panel's shadow roots hold them.
+DEEP_TEXT = r"""(selector) => {
+  const deep = (node) => {
+    if (node.nodeType === 3) return node.data;
+    if (node.nodeType !== 1 && node.nodeType !== 11) return "";
+    if (node.nodeType === 1 && ["STYLE", "SCRIPT"].includes(node.tagName)) return "";
+    let words = node.shadowRoot ? deep(node.shadowRoot) : "";
+    for (const child of node.childNodes) words += deep(child);
+    return `${words} `;
+  };
+  const found = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll(selector)) found.push(deep(el));
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return found.join("\n");
+}"""
+
+
+def _code_like_ids() -> set[str]:
+    """The values' names that read as code (every-step, digest-contract/1), from content/values.md."""
+    from app.content import pairs, sections
+
+    names = {name for section in sections("values") for name in pairs("values", section)}
+    return {name for name in names if re.search(r"[-/_0-9]", name)}
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["?tab=sweep", "?tab=explore", "?tab=compare&preset=all-off&tick=14", "?preset=superseded&tick=16"],
+)
+def test_the_views_say_values_in_words_and_no_digests(explainer, query):
+    """The outcome, the 864, Explore and Compare name values as the switch panel does, never by the names
+    a link uses, and show no digest (those belong to the records, which the reader opens and which label
+    them)."""
+    page = explainer.page
+    explainer.open(query)
+    page.locator(".tick-now").first.wait_for(timeout=30000)
+    page.wait_for_timeout(1500)
+    words = page.evaluate(DEEP_TEXT, ".tab-panel, .outcome-view")
+    assert len(words) > 200, words
+    found = set(re.findall(r"[\w/-]+", words))
+    assert found & _code_like_ids() == set()
+    assert re.findall(r"\b[0-9a-f]{8,}\b", words) == []
