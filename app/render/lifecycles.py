@@ -99,6 +99,7 @@ def lifecycle_svg(
         f"<figcaption><strong>{escape(name.capitalize())}</strong>: "
         f"{escape(machine['question'])}</figcaption>"
         f'<div class="scroll" tabindex="0" role="region" aria-label="The {name} lifecycle">{svg}</div>'
+        '<p class="scroll-hint" aria-hidden="true">← swipe sideways for the whole drawing →</p>'
         f'<ul class="chips" aria-hidden="true">{chips}</ul></figure>'
     )
 

@@ -157,3 +157,38 @@ def test_the_views_say_values_in_words_and_no_digests(explainer, query):
     found = set(re.findall(r"[\w/-]+", words))
     assert found & _code_like_ids() == set()
     assert re.findall(r"\b[0-9a-f]{8,}\b", words) == []
+
+
+#: Every lifecycle drawing's smallest word as rendered (its font size times the drawing's scale), and
+#: whether the page itself is wider than the screen.
+LIFECYCLE_WORDS = """() => {
+  const svgs = [];
+  const walk = (root) => {
+    for (const svg of root.querySelectorAll("svg.lifecycle-graph")) svgs.push(svg);
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  const smallest = svgs.map((svg) => {
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return Math.min(...[...svg.querySelectorAll("text")].map((t) => parseFloat(t.getAttribute("font-size")) * scale));
+  });
+  return { smallest, pageWidth: document.documentElement.scrollWidth };
+}"""
+
+
+def test_the_lifecycles_keep_words_of_11_px_on_a_phone(explainer):
+    """At 390 px the drawings keep their own size and scroll sideways in their box (which says so),
+    rather than shrinking their words to 6 px; the page itself does not scroll sideways."""
+    page = explainer.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    explainer.open("?preset=main&tick=8")
+    page.locator("svg.lifecycle-graph").first.wait_for(state="attached", timeout=30000)
+    words = page.evaluate(LIFECYCLE_WORDS)
+    assert len(words["smallest"]) == 3 and min(words["smallest"]) >= 11, words
+    assert words["pageWidth"] <= 390, words
+    expect(page.locator("figure.lifecycle-attempt .scroll-hint")).to_be_visible()
+    page.locator("figure.lifecycle-attempt").scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "lifecycles-390.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})  # a wide screen: the drawing fits, no hint
+    expect(page.locator("figure.lifecycle-attempt .scroll-hint")).to_be_hidden()
