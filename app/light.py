@@ -34,7 +34,7 @@ class LightPage:
     with its line of badges, badges that explain nothing (the served app's do)."""
 
     def __init__(self, search: str = "") -> None:
-        self.page = PageModel()
+        self.page = PageModel(steady=True)  # the page and its embed share parts: the embed keeps its height
         self.state = self.page.state
         self.tour = self.page.tour
         self.state.apply_query(search)

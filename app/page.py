@@ -34,6 +34,12 @@ class PageModel(param.Parameterized):
     revealed = param.Boolean(default=False, doc="The reader asked to see the ending before the last tick.")
     explanation = param.String(default="", doc="What the badge the reader activated says (HTML).")
     advanced_open = param.Boolean(default=False, doc="Whether the advanced settings are shown.")
+    steady = param.Boolean(
+        default=False,
+        doc="Keep the height the whole run needs at every tick: the longest caption's, the tallest tick's, "
+        "the ending folded (an embed's frame, which should not grow as the reader steps). The served app "
+        "does for ?embed=1; the light page always, its page and its embed sharing their parts.",
+    )
 
     def __init__(self, state: ReaderState | None = None, **params) -> None:
         super().__init__(state=state or ReaderState(), **params)
@@ -162,9 +168,12 @@ class PageModel(param.Parameterized):
         return f"<h2>{escape(heading('invariants'))}</h2>{badges}{explained}"
 
     def outcome_html(self, lead: bool = False) -> str:
+        """The outcome so far and, once shown, the ending: folded in an embed, which keeps its height."""
         s = self.state
         caption = caption_html("outcome", "outcome") if lead else ""
-        return caption + outcome_html(s.outcome, s.trace, s.tick, reveal=self.ending_shown, offer=True)
+        steady = self.steady or s.embed
+        ending = outcome_html(s.outcome, s.trace, s.tick, reveal=self.ending_shown, offer=True, folded=steady)
+        return caption + ending
 
     def comparison(self) -> dict | None:
         """The model's comparison of the run before the reader's last switch with this one, while it is
@@ -194,6 +203,7 @@ class PageModel(param.Parameterized):
             parts_at=comparison["first"] if comparison else None,
             under=under,
             brief_legend=not moments,  # a compact layout: the legend says only that row names are switches
+            reserve=self.steady or s.embed,  # a frame keeps its height from the first tick to the last
         )
 
     def lifecycles_html(self, animate: bool = False) -> str:

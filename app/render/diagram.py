@@ -714,19 +714,30 @@ def diagram_html(
     parts_at: int | None = None,
     under: str = "",
     brief_legend: bool = False,
+    reserve: bool = False,
 ) -> str:
     """The figure: the tick's caption (read out when it changes), the diagram in a strip that scrolls
     sideways on a narrow screen and keeps the current tick in view, what is ``under`` it (the run before a
     switch, ``before``, which also sets the rows' heights, and ``parts_at`` the tick where they part),
-    and the legend (``brief_legend`` for a compact layout)."""
+    and the legend (``brief_legend`` for a compact layout). ``reserve`` (an embed, whose frame should not
+    grow as the reader steps) keeps the room the run's longest caption and tallest tick need."""
     caption = tick_caption(trace, tick)
     key = legend_html(brief_legend) if legend else ""
     drawing = diagram_svg(trace, tick, caption, large, beside=before, parts_at=parts_at)
-    return (
-        f'<figure class="diagram-figure{" large" if large else ""}">'
-        f'<p class="tick-caption" aria-live="polite"><strong>t{tick}.</strong> {escape(caption)}</p>'
-        f"{drawing}{under}{key}</figure>"
-    )
+    said = f'<p class="tick-caption" aria-live="polite"><strong>t{tick}.</strong> {escape(caption)}</p>'
+    if reserve:
+        # Every caption of the run in one grid cell, the others invisible: the cell is as tall as the
+        # longest at whatever width the figure has.
+        others = "".join(
+            f'<p class="caption-reserved" aria-hidden="true"><strong>t{t}.</strong> '
+            f"{escape(tick_caption(trace, t))}</p>"
+            for t in range(len(trace["ticks"]))
+            if t != tick
+        )
+        said = f'<div class="caption-stack">{said}{others}</div>'
+        tallest = max(layout_of(trace, t, large=large).bottom for t in range(len(trace["ticks"]))) + 17
+        drawing = f'<div class="diagram-room" style="min-height: {tallest:.0f}px">{drawing}</div>'
+    return f'<figure class="diagram-figure{" large" if large else ""}">{said}{drawing}{under}{key}</figure>'
 
 
 #: The events that make a tick a key moment, in the order a tick's moments are named.

@@ -120,14 +120,23 @@ def so_far_html(trace: dict, tick: int) -> str:
     )
 
 
-def outcome_html(outcome: dict, trace: dict, tick: int, reveal: bool = True, offer: bool = False) -> str:
+def outcome_html(
+    outcome: dict, trace: dict, tick: int, reveal: bool = True, offer: bool = False, folded: bool = False
+) -> str:
     """What the run has cost so far and, when ``reveal``, how it ends. ``offer`` puts a Reveal button in
-    place of the ending, so a class can predict before it steps (the live app does; static pages reveal)."""
+    place of the ending, so a class can predict before it steps (the live app does; static pages reveal).
+    ``folded`` (an embed, whose frame keeps its height) puts the ending in a fold the reader opens, one
+    line tall like the button it replaces."""
     body = "".join(
         f'<tr><th scope="row">{escape(k)}</th><td>{escape(v)}</td></tr>'
         for k, v in outcome_rows(outcome, trace)
     )
-    if reveal:
+    if reveal and folded:
+        end = (
+            f'<details class="outcome-end"><summary>At the end (t{trace["end_tick"]}): how the run ends'
+            f'</summary><table class="outcome"><tbody>{body}</tbody></table></details>'
+        )
+    elif reveal:
         end = (
             f'<table class="outcome"><caption>At the end (t{trace["end_tick"]})</caption>'
             f"<tbody>{body}</tbody></table>"

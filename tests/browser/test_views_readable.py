@@ -170,7 +170,8 @@ LIFECYCLE_WORDS = """() => {
   walk(document);
   const smallest = svgs.map((svg) => {
     const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-    return Math.min(...[...svg.querySelectorAll("text")].map((t) => parseFloat(t.getAttribute("font-size")) * scale));
+    const sizes = [...svg.querySelectorAll("text")].map((t) => parseFloat(t.getAttribute("font-size")));
+    return Math.min(...sizes) * scale;
   });
   return { smallest, pageWidth: document.documentElement.scrollWidth };
 }"""

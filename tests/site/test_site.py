@@ -629,3 +629,30 @@ def test_every_control_of_the_light_page_on_a_phone_is_at_least_24_px_tall(offli
     page.goto(f"{site_url}/index.html?preset=main&tick=8")
     expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=3000)
     assert page.evaluate(SMALL_TARGETS) == []
+
+
+@pytest.mark.browser
+def test_the_light_embed_keeps_its_height_from_the_first_tick_to_the_last(offline_page, site_url):
+    """An article's frame should not grow as its reader steps: the embed keeps room for the run's longest
+    caption and tallest tick, its badges in a grid, and its ending folded to one line (issue 35). Each
+    chapter is measured from the pre-render and again once Python draws it."""
+    page = offline_page
+    page.set_viewport_size({"width": 700, "height": 900})
+    height = "Math.ceil(document.querySelector('#light').getBoundingClientRect().height)"
+    for chapter in ("main", "all-off"):
+        page.goto(f"{site_url}/embed.html?preset={chapter}")
+        expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=3000)
+        seen = {}
+        for button in ("first", "forward", "last", "first"):
+            page.locator(f"button.{button}").first.click()
+            page.wait_for_timeout(300)
+            seen[f"{button} t{light_tick(page)}"] = page.evaluate(height)
+        assert max(seen.values()) - min(seen.values()) <= 2, (chapter, seen)
+        assert page.locator("details.outcome-end").count() == 0  # at t0 the ending is not told
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    page.locator("button.last").first.click()
+    expect(page.locator("details.outcome-end")).to_be_visible()
+    last = page.evaluate(height)
+    page.locator("button.first").first.click()
+    page.wait_for_timeout(500)
+    assert abs(page.evaluate(height) - last) <= 2
