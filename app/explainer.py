@@ -132,18 +132,27 @@ class ExplainerApp:
         self.header.outside = False  # the chapters outside the article would take a line the diagram needs
         # A named toggle, not a Card: its header button has no accessible name in Panel 1.10.
         show = pn.widgets.Toggle(
-            name="Show the switches", value=False, width=220, css_classes=["show-switches"]
+            name="Show the switches",
+            value=False,
+            width=260,
+            css_classes=["show-switches"],
+            stylesheets=[".bk-btn { font-size: 1rem; min-height: 1.6em; }"],  # the root's size, as every word
         )
         panel = pn.Column(self.switches, visible=False, sizing_mode="stretch_width")
         show.param.watch(lambda event: setattr(panel, "visible", event.new), "value")
         controls = pn.Column(show, panel, sizing_mode="stretch_width")
         trace = TraceView(page=self.page, compact=True, large=True)
-        self.tour_slot.styles = {"font-size": "1.15rem"}  # 24 px and more on a 1920 wide projector
-        main = pn.Column(self.player, trace, styles={"flex": "1 1 600px", "min-width": "400px"})
+        # Every word at least the root's size (24 px at 1920 wide, 18 px at 1280: presenter.js), which the
+        # stylesheet's :host(.present) rules set inside each part's shadow root.
+        for part in (self.header.html, self.player.html, self.badges.html, self.tour.html, trace.diagram):
+            part.css_classes = [*part.css_classes, "present"]
+        # The drawing of a whole run is about 1,150 px wide at presenter's scale: below 1,500 px of screen
+        # the badges and the tour go under it rather than squeeze it into a strip that hides t0.
+        main = pn.Column(self.player, trace, styles={"flex": "1 1 1150px", "min-width": "400px"})
         # Beside the diagram (which writes out every event of the tick): the badges, and in the tour its
         # question (its verdict lists the tick's events).
         side = pn.Column(
-            self.badges, self.tour_slot, width=380, styles={"flex": "0 0 380px"}, css_classes=["side"]
+            self.badges, self.tour_slot, width=340, styles={"flex": "0 0 340px"}, css_classes=["side"]
         )
         return pn.Column(
             self.helpers,

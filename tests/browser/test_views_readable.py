@@ -9,6 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from app.state import PRESETS
+from model import Switches, run
 from tests.browser.conftest import SMALL_TARGETS
 from tests.conftest import ARTIFACTS
 
@@ -193,3 +195,86 @@ def test_the_lifecycles_keep_words_of_11_px_on_a_phone(explainer):
     page.screenshot(path=str(ARTIFACTS / "lifecycles-390.png"))
     page.set_viewport_size({"width": 1280, "height": 800})  # a wide screen: the drawing fits, no hint
     expect(page.locator("figure.lifecycle-attempt .scroll-hint")).to_be_hidden()
+
+
+#: The smallest words of the page as drawn (font size times any zoom, or an SVG's scale), through Panel's
+#: shadow roots, leaving out what no one sees (hidden, or visually hidden for screen readers).
+SMALLEST_WORDS = """() => {
+  const found = [];
+  const zoomOf = (el) => {
+    let zoom = 1;
+    for (let e = el; e; e = e.parentElement || e.getRootNode().host) {
+      zoom *= parseFloat(getComputedStyle(e).zoom) || 1;
+    }
+    return zoom;
+  };
+  const sizeOf = (el) => {
+    const svg = el.closest("svg");
+    if (svg && svg.viewBox.baseVal && svg.viewBox.baseVal.width) {
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      return parseFloat(getComputedStyle(el).fontSize) * scale;
+    }
+    return parseFloat(getComputedStyle(el).fontSize) * zoomOf(el);
+  };
+  const walk = (root) => {
+    const texts = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      const el = node.parentElement;
+      if (!/[A-Za-z0-9]/.test(node.data) || !el) continue;
+      if (el.closest("style, script, title, desc, .sr-only")) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      if (![...range.getClientRects()].some((box) => box.width > 1 && box.height > 1)) continue;
+      if (getComputedStyle(el).visibility === "hidden") continue;
+      found.push([Math.round(sizeOf(el) * 10) / 10, node.data.trim().slice(0, 40)]);
+    }
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return found.sort((a, b) => a[0] - b[0]).slice(0, 5);
+}"""
+
+#: The diagram's tick labels: each one's box, and the box of the strip that shows them.
+TICK_LABELS = """() => {
+  let svg = null;
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("svg.diagram:not(.diagram-names)")) svg = svg || el;
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  const strip = svg.closest(".diagram-scroll").getBoundingClientRect();
+  const labels = [...svg.querySelectorAll("text.tick")].map((t) => {
+    const box = t.getBoundingClientRect();
+    return { text: t.textContent, left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+  });
+  return { labels, strip: { left: strip.left, right: strip.right }, width: innerWidth, height: innerHeight };
+}"""
+
+
+@pytest.mark.parametrize("width,height,floor", [(1920, 1080, 24), (1280, 720, 18)])
+def test_presenter_mode_reads_from_the_back_of_the_room(explainer, width, height, floor):
+    """Every word of presenter mode at least 24 px on a 1920x1080 projector and 18 px on 1280x720, over
+    the tour and the player at t8 and t14; at t14 every tick's label, t0 to t14, is on screen at once."""
+    page = explainer.page
+    page.set_viewport_size({"width": width, "height": height})
+    for query in ("?preset=main&present=1&tick=8", "?preset=main&present=1&tick=14", "?present=1&tour=2"):
+        explainer.open(query)
+        page.locator(".tick-now").first.wait_for(timeout=30000)
+        page.wait_for_timeout(800)
+        smallest = page.evaluate(SMALLEST_WORDS)
+        assert smallest[0][0] >= floor, (query, smallest)
+        page.screenshot(path=str(ARTIFACTS / f"presenter-{width}x{height}-{query[1:].replace('&', '-')}.png"))
+    explainer.open("?preset=main&present=1&tick=14")
+    page.locator("svg.diagram text.tick").first.wait_for(timeout=30000)
+    page.locator("svg.diagram text.now-tick").scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    seen = page.evaluate(TICK_LABELS)
+    end = run(Switches.from_mapping(PRESETS["main"])).end_tick
+    assert [label["text"] for label in seen["labels"]] == [f"t{t}" for t in range(end + 1)]
+    for label in seen["labels"]:
+        assert seen["strip"]["left"] - 1 <= label["left"] and label["right"] <= seen["strip"]["right"] + 1, (
+            label
+        )
+        assert (
+            0 <= label["left"] and label["right"] <= width and 0 <= label["top"] and label["bottom"] <= height
+        )
