@@ -19,6 +19,14 @@ from tests.conftest import ARTIFACTS, ROOT
 
 PAGES = ROOT / "tests" / "browser" / "pages"  # host pages served beside the app, for embedding tests
 
+#: The start of a page script that looks through Panel's shadow roots: ``everyRoot()`` is the document and
+#: every shadow root in it, ``deepAll(selector)`` the elements matching a selector in any of them.
+EVERY_ROOT = """
+  const everyRoot = (root = document) => [root, ...[...root.querySelectorAll("*")]
+    .filter((el) => el.shadowRoot).flatMap((el) => everyRoot(el.shadowRoot))];
+  const deepAll = (selector) => everyRoot().flatMap((root) => [...root.querySelectorAll(selector)]);
+"""
+
 #: Finds the served app's space-time diagram (its ticks' drawing, inside the page's shadow roots) and keeps
 #: it as ``window.__diagram``; ``document.body.dataset.diagrams`` says how many were found.
 FIND_DIAGRAM = """() => {

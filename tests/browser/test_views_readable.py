@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from app.state import PRESETS
 from model import Switches, run
-from tests.browser.conftest import SMALL_TARGETS
+from tests.browser.conftest import EVERY_ROOT, SMALL_TARGETS
 from tests.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -46,15 +46,10 @@ def test_every_control_on_a_phone_is_at_least_24_px_tall(explainer):
 
 #: The 864 view's matrix and list, found through Panel's shadow roots: the smallest font of a label, the
 #: pairs of labels whose words overlap, and every label or line whose words are wider than its box.
-READ_THE_864 = """() => {
-  const find = (root, selector) => {
-    for (const el of root.querySelectorAll("*")) {
-      if (el.matches(selector)) return el;
-      if (el.shadowRoot) { const found = find(el.shadowRoot, selector); if (found) return found; }
-    }
-    return null;
-  };
-  const table = find(document, "table.matrix"), list = find(document, "ol.sweep-list");
+READ_THE_864 = (
+    f"""() => {{ {EVERY_ROOT}"""
+    + """
+  const [table] = deepAll("table.matrix"), [list] = deepAll("ol.sweep-list");
   const labels = [...table.querySelectorAll("th")].filter((th) => th.textContent.trim());
   const words = (el) => {
     const range = document.createRange();
@@ -77,6 +72,7 @@ READ_THE_864 = """() => {
     listWords: list.querySelector("button.run").textContent,
   };
 }"""
+)
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -115,7 +111,9 @@ def test_the_864_reads_in_words_and_a_square_opens_its_run(explainer, width):
 
 
 #: The words of the elements matching a selector, wherever Panel's shadow roots hold them.
-DEEP_TEXT = r"""(selector) => {
+DEEP_TEXT = (
+    f"""(selector) => {{ {EVERY_ROOT}"""
+    + r"""
   const deep = (node) => {
     if (node.nodeType === 3) return node.data;
     if (node.nodeType !== 1 && node.nodeType !== 11) return "";
@@ -124,14 +122,9 @@ DEEP_TEXT = r"""(selector) => {
     for (const child of node.childNodes) words += deep(child);
     return `${words} `;
   };
-  const found = [];
-  const walk = (root) => {
-    for (const el of root.querySelectorAll(selector)) found.push(deep(el));
-    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
-  };
-  walk(document);
-  return found.join("\n");
+  return deepAll(selector).map(deep).join("\n");
 }"""
+)
 
 
 def _code_like_ids() -> set[str]:
@@ -163,20 +156,17 @@ def test_the_views_say_values_in_words_and_no_digests(explainer, query):
 
 #: Every lifecycle drawing's smallest word as rendered (its font size times the drawing's scale), and
 #: whether the page itself is wider than the screen.
-LIFECYCLE_WORDS = """() => {
-  const svgs = [];
-  const walk = (root) => {
-    for (const svg of root.querySelectorAll("svg.lifecycle-graph")) svgs.push(svg);
-    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
-  };
-  walk(document);
-  const smallest = svgs.map((svg) => {
+LIFECYCLE_WORDS = (
+    f"""() => {{ {EVERY_ROOT}"""
+    + """
+  const smallest = deepAll("svg.lifecycle-graph").map((svg) => {
     const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
     const sizes = [...svg.querySelectorAll("text")].map((t) => parseFloat(t.getAttribute("font-size")));
     return Math.min(...sizes) * scale;
   });
   return { smallest, pageWidth: document.documentElement.scrollWidth };
 }"""
+)
 
 
 def test_the_lifecycles_keep_words_of_11_px_on_a_phone(explainer):
@@ -199,7 +189,9 @@ def test_the_lifecycles_keep_words_of_11_px_on_a_phone(explainer):
 
 #: The smallest words of the page as drawn (font size times any zoom, or an SVG's scale), through Panel's
 #: shadow roots, leaving out what no one sees (hidden, or visually hidden for screen readers).
-SMALLEST_WORDS = """() => {
+SMALLEST_WORDS = (
+    f"""() => {{ {EVERY_ROOT}"""
+    + """
   const found = [];
   const zoomOf = (el) => {
     let zoom = 1;
@@ -216,7 +208,7 @@ SMALLEST_WORDS = """() => {
     }
     return parseFloat(getComputedStyle(el).fontSize) * zoomOf(el);
   };
-  const walk = (root) => {
+  for (const root of everyRoot()) {
     const texts = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = texts.nextNode(); node; node = texts.nextNode()) {
       const el = node.parentElement;
@@ -228,20 +220,16 @@ SMALLEST_WORDS = """() => {
       if (getComputedStyle(el).visibility === "hidden") continue;
       found.push([Math.round(sizeOf(el) * 10) / 10, node.data.trim().slice(0, 40)]);
     }
-    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
-  };
-  walk(document);
+  }
   return found.sort((a, b) => a[0] - b[0]).slice(0, 5);
 }"""
+)
 
 #: The diagram's tick labels: each one's box, and the box of the strip that shows them.
-TICK_LABELS = """() => {
-  let svg = null;
-  const walk = (root) => {
-    for (const el of root.querySelectorAll("svg.diagram:not(.diagram-names)")) svg = svg || el;
-    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
-  };
-  walk(document);
+TICK_LABELS = (
+    f"""() => {{ {EVERY_ROOT}"""
+    + """
+  const [svg] = deepAll("svg.diagram:not(.diagram-names)");
   const strip = svg.closest(".diagram-scroll").getBoundingClientRect();
   const labels = [...svg.querySelectorAll("text.tick")].map((t) => {
     const box = t.getBoundingClientRect();
@@ -249,6 +237,7 @@ TICK_LABELS = """() => {
   });
   return { labels, strip: { left: strip.left, right: strip.right }, width: innerWidth, height: innerHeight };
 }"""
+)
 
 
 @pytest.mark.parametrize("width,height,floor", [(1920, 1080, 24), (1280, 720, 18)])
