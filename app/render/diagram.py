@@ -577,15 +577,16 @@ def _current(at: Layout, tick: int, ids: str = "diagram") -> list[str]:
 
 def legend_html(brief: bool = False) -> str:
     """The eight marks and what each stands for (a shape and words: never a colour alone), and how to
-    read the row switches and the journal's row (``brief``: only that row names are switches, for a
-    compact layout)."""
+    read the row switches and the journal's row (``brief``: only that row names are switches and what the
+    small numbers count, for a compact layout)."""
     words = sections("diagram")
     items = "".join(
         f'<li><span class="mark {css}" aria-hidden="true">{symbol}</span> {escape(words["mark " + m])}</li>'
         for m, symbol, css in MARKS
     )
     note = words["mark switch"]
-    switches = f'<p class="legend-note">{escape(note.split(". ")[0] + "." if brief else note)}</p>'
+    said = ". ".join(note.split(". ")[:2]) + "." if brief else note
+    switches = f'<p class="legend-note">{escape(said)}</p>'
     return f'<ul class="legend" aria-label="What the diagram\'s marks mean">{items}</ul>{switches}'
 
 

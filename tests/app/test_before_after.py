@@ -169,6 +169,7 @@ def test_a_compact_layout_keeps_the_legend_short_and_the_moments_on_the_scrubber
     assert "Key moments:" in full and "Key moments:" not in compact
     assert "row lists each" in full and "row lists each" not in compact
     assert "is a switch: click it to flip the setting." in compact
+    assert "A small number beside a past mark counts" in compact  # the counts a presenter's room sees
 
 
 def test_a_key_moment_s_mark_is_that_of_what_it_names():
