@@ -584,7 +584,7 @@ def legend_html(brief: bool = False) -> str:
         f'<li><span class="mark {css}" aria-hidden="true">{symbol}</span> {escape(words["mark " + m])}</li>'
         for m, symbol, css in MARKS
     )
-    note = words["mark switch"]
+    note = " ".join(words["mark switch"].split())
     said = ". ".join(note.split(". ")[:2]) + "." if brief else note
     switches = f'<p class="legend-note">{escape(said)}</p>'
     return f'<ul class="legend" aria-label="What the diagram\'s marks mean">{items}</ul>{switches}'
