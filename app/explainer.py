@@ -149,10 +149,10 @@ class ExplainerApp:
         # The drawing of a whole run is about 1,150 px wide at presenter's scale: below 1,500 px of screen
         # the badges and the tour go under it rather than squeeze it into a strip that hides t0.
         main = pn.Column(self.player, trace, styles={"flex": "1 1 1150px", "min-width": "400px"})
-        # Beside the diagram (which writes out every event of the tick): the badges, and in the tour its
-        # question (its verdict lists the tick's events).
+        # Beside the diagram (which writes out every event of the tick): in the tour its question first, the
+        # room's point of discussion (its verdict lists the tick's events), then the badges.
         side = pn.Column(
-            self.badges, self.tour_slot, width=340, styles={"flex": "0 0 340px"}, css_classes=["side"]
+            self.tour_slot, self.badges, width=340, styles={"flex": "0 0 340px"}, css_classes=["side"]
         )
         return pn.Column(
             self.helpers,
