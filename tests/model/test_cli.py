@@ -350,3 +350,22 @@ def test_a_wrong_flag_is_one_line_of_error_and_one_pointing_to_help(command):
     lines = done.stderr.splitlines()
     assert done.returncode == 2 and len(lines) == 2, done.stderr
     assert ": error: " in lines[0] and lines[1].endswith("--help' for every flag and value")
+
+
+def test_the_bench_says_where_a_tick_s_time_goes():
+    """The phases are timed over every tick of the 864 runs, and the clocks are taken off again."""
+    from model import simulation
+    from model.bench import phases
+    from model.simulation import run
+    from model.switches import all_switches
+
+    route = simulation.route
+    spent = phases(repeat=1)
+    assert spent.pop("ticks") == sum(run(s, recording=False).end_tick + 1 for s in all_switches())
+    whole = spent.pop("all, with the clocks")
+    assert set(spent) == {
+        "world (correction, waking)", "newsletter", "attempts' steps", "controller", "invariants' check",
+        "the end test",
+    }  # fmt: skip
+    assert all(seconds > 0 for seconds in spent.values()) and sum(spent.values()) < whole
+    assert simulation.route is route
