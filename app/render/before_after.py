@@ -31,6 +31,8 @@ def change_list(before: dict[str, str], after: dict[str, str], schedule: bool) -
     ]
     if schedule:
         changes.append(_words("schedule"))
+    if len(changes) > 2:  # a list, not a chain of "and"s: "a, b and c"
+        return f"{'; '.join(changes[:-1])} and {changes[-1]}"
     return " and ".join(changes)
 
 

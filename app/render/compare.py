@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from app.content import markdown_html, text, titles
+from app.render.before_after import change_list
 from app.render.controls import value_words
 from app.render.outcome import outcome_rows
 
@@ -20,11 +21,9 @@ def compare_html(
 ) -> str:
     """``changes`` is ``{setting: (yours, protected)}``; ``scratch`` is the model's from-scratch
     counterfactual (``model.analyses.from_scratch``)."""
-    names = titles("switches")
-    changed = "; ".join(
-        f"{names.get(k, k).lower()} is {value_words(k, a)} (with every protection on: {value_words(k, b)})"
-        for k, (a, b) in changes.items()
-    )
+    # The same words as a switch's change: "fencing from on to off", from the protected run to yours.
+    protected = {k: theirs_value for k, (_, theirs_value) in changes.items()}
+    changed = change_list(protected, {k: yours for k, (yours, _) in changes.items()}, schedule=False)
     mine_rows, their_rows = outcome_rows(mine, trace), outcome_rows(theirs, protected_trace)
     rows = "".join(
         f'<tr class="{"differs" if a != b else ""}"><th scope="row">{escape(k)}</th><td>{escape(a)}</td>'
@@ -38,7 +37,7 @@ def compare_html(
         else "The two runs are the same, tick for tick."
     )
     lead = (
-        f"<p>Your run changes: {escape(changed)}. {part}</p>"
+        f"<p>{escape(text('comparison', 'against').format(changes=changed))} {part}</p>"
         if changes
         else markdown_html(text("captions", "compare-same"))
     )

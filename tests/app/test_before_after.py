@@ -178,3 +178,14 @@ def test_a_key_moment_s_mark_is_that_of_what_it_names():
     moments = {t: (mark, words) for t, mark, words in key_moments(chapter("main", fencing="off"))}
     assert moments[10] == ("accepted", "accepted for v2") and 9 not in moments
     assert moments[8] == ("broken", "stale write lands, breaks: No stale write")
+
+
+def test_several_changes_read_as_a_list():
+    from app.render.before_after import change_list
+
+    one = change_list({"fencing": "on"}, {"fencing": "off"}, schedule=False)
+    assert one == "fencing from on to off"
+    two = change_list({"fencing": "on"}, {"fencing": "off"}, schedule=True)
+    assert two == "fencing from on to off and the schedule"
+    three = change_list({"fencing": "on", "pins": "on"}, {"fencing": "off", "pins": "off"}, schedule=True)
+    assert three == "fencing from on to off; version pins from on to off and the schedule"

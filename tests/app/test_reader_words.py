@@ -31,11 +31,12 @@ def compare_text(query: str) -> str:
 
 def test_a_changed_switch_is_said_in_words():
     said = compare_text("?preset=all-off")
+    assert "Against every protection on, your run changes fencing from on to off" in said
     assert (
-        "newsletter rule is the latest finished digest (with every protection on: only a digest accepted"
+        "newsletter rule from only a digest accepted for the current report to the latest finished digest"
         in said
     )
-    assert "checkpoints is only at the end (with every protection on: after every step)" in said
+    assert "checkpoints from after every step to only at the end" in said
 
 
 def test_no_value_id_or_hash_in_the_compare_view():
