@@ -18,7 +18,6 @@ Choices where the article is silent (``model/RULES.md`` gathers them):
 from __future__ import annotations
 
 import enum
-from collections.abc import Generator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -26,7 +25,7 @@ from . import lifecycles as lc
 from .feed import Status
 from .records import Candidate, EffectKind, EffectRecord, JournalRecord, Part, Purpose, Verdict
 from .report import SECTIONS, WORK_IDENTITY, ReportVersion, label, revenue_figure
-from .requests import AskAcceptance, Post, Request, Write
+from .requests import AskAcceptance, Post, Write
 from .schedule import PosterDeath
 from .switches import Checkpoints, Pins, PostKey
 
@@ -34,8 +33,6 @@ if TYPE_CHECKING:
     from .world import World
 
 FOREVER = 10**9
-#: An attempt's step: it yields requests and is sent each answer (``model.requests``).
-Steps = Generator[Request, object, None]
 
 
 class Phase(enum.StrEnum):
@@ -83,8 +80,8 @@ class Attempt:
 
     # --- one step per tick -------------------------------------------------------------------------
 
-    def act(self, world: World) -> Steps:
-        """One step: a generator of the requests it makes (the tick protocol answers each one)."""
+    def act(self, world: World) -> None:
+        """One step; what it needs of the stores, the controller or the feed it asks the world for."""
         if (
             self.in_flight is None
             and self.phase is not Phase.COMPUTE
@@ -97,19 +94,19 @@ class Attempt:
             return
         self.last_heartbeat = world.tick
         if self.in_flight is not None:
-            yield from self._finish_call(world, self.in_flight)
+            self._finish_call(world, self.in_flight)
         elif self.phase is Phase.COMPUTE:
-            yield from self._compute(world, self.todo[0])
+            self._compute(world, self.todo[0])
         elif self.phase is Phase.ASSEMBLE:
-            yield from self._assemble(world)
+            self._assemble(world)
         elif self.phase is Phase.ACCEPT:
-            yield from self._request_acceptance(world)
+            self._request_acceptance(world)
         elif self.phase is Phase.POST:
-            yield from self._post(world)
+            self._post(world)
         else:
             raise AssertionError(f"{self.name} asked to act in phase {self.phase}")
 
-    def _compute(self, world: World, step: str) -> Steps:
+    def _compute(self, world: World, step: str) -> None:
         version = self.pin if self.pin is not None else world.report
         text = version.text(step)
         read_hash = version.section_hash(step)
@@ -144,9 +141,9 @@ class Attempt:
             step=step,
             carries={"reads": version.name},
         )
-        yield from self._keep(world, part)
+        self._keep(world, part)
 
-    def _finish_call(self, world: World, part: Part) -> Steps:
+    def _finish_call(self, world: World, part: Part) -> None:
         self.in_flight = None
         world.emit(
             self.actor,
@@ -155,9 +152,9 @@ class Attempt:
             part.step,
             step=part.step,
         )
-        yield from self._keep(world, part)
+        self._keep(world, part)
 
-    def _keep(self, world: World, part: Part) -> Steps:
+    def _keep(self, world: World, part: Part) -> None:
         record = JournalRecord(
             step=part.step,
             input_hash=part.read_hash if world.switches.pins is Pins.ON else None,
@@ -168,7 +165,7 @@ class Attempt:
         )
         checkpoints = world.switches.checkpoints
         if checkpoints is Checkpoints.EVERY_STEP:
-            if not (yield from self._write(world, "journal", f"journal {part.step}", record)):
+            if not self._write(world, "journal", f"journal {part.step}", record):
                 return
         elif checkpoints is Checkpoints.END_ONLY:
             self.unjournaled.append(record)
@@ -177,12 +174,12 @@ class Attempt:
         if not self.todo:
             self.phase = Phase.ASSEMBLE
 
-    def _assemble(self, world: World) -> Steps:
+    def _assemble(self, world: World) -> None:
         if self.unjournaled:
             # A record carries the tick it was written; its part keeps the tick it was computed.
             batch = [replace(r, tick=world.tick) for r in self.unjournaled]
             steps = " ".join(r.step for r in batch)
-            if not (yield from self._write(world, "journal", f"journal {steps}", *batch)):
+            if not self._write(world, "journal", f"journal {steps}", *batch):
                 return
             self.unjournaled = []
         parts = tuple(self.parts[s] for s in SECTIONS)
@@ -194,7 +191,7 @@ class Attempt:
             token=self.token,
             tick=world.tick,
         )
-        if not (yield from self._write(world, "candidates", f"candidate {candidate.digest_id}", candidate)):
+        if not self._write(world, "candidates", f"candidate {candidate.digest_id}", candidate):
             return
         self.candidate = candidate
         world.lifecycles.begin("artifact", world.artifact_instance(candidate), world.tick)
@@ -206,8 +203,8 @@ class Attempt:
         )
         self.phase = Phase.ACCEPT
 
-    def _request_acceptance(self, world: World) -> Steps:
-        verdict = yield AskAcceptance(self.candidate)
+    def _request_acceptance(self, world: World) -> None:
+        verdict = world.answer(self, AskAcceptance(self.candidate))
         if verdict is Verdict.ACCEPTED:
             self.announcement = self.candidate.digest_id
             self.phase = Phase.POST
@@ -216,7 +213,7 @@ class Attempt:
         else:  # Verdict.REJECTED: the acceptance log refused our token, so we are fenced
             self._stop(world, lc.Happening.WRITE_REJECTED)
 
-    def _post(self, world: World) -> Steps:
+    def _post(self, world: World) -> None:
         announcement = self.announcement
         if world.records.confirmed(announcement):
             world.emit(
@@ -231,7 +228,7 @@ class Attempt:
         resend = world.records.pending_intent(announcement) is not None
         if not resend:
             intent = EffectRecord(announcement, EffectKind.INTENT, key, self.number, self.token, world.tick)
-            if not (yield from self._write(world, "effects", f"intent to announce {announcement}", intent)):
+            if not self._write(world, "effects", f"intent to announce {announcement}", intent):
                 return
             world.lifecycles.begin("effect", announcement, world.tick)
             world.emit(
@@ -241,16 +238,14 @@ class Attempt:
         if not resend and world.poster_dies(self, PosterDeath.BEFORE_SEND):
             self._die(world, "before sending")
             return
-        answer = yield Post(key, announcement)
+        answer = world.answer(self, Post(key, announcement))
         world.emit_feed(self, announcement, key, answer, resend)
         if answer.status is Status.REJECTED:
             # Only a key shared by different announcements (per-work) gets here: the world did not change.
             rejection = EffectRecord(
                 announcement, EffectKind.REJECTION, key, self.number, self.token, world.tick
             )
-            if not (
-                yield from self._write(world, "effects", f"the feed's rejection of {announcement}", rejection)
-            ):
+            if not (self._write(world, "effects", f"the feed's rejection of {announcement}", rejection)):
                 return
             world.lifecycles.move("effect", announcement, lc.Happening.RECEIVER_REJECTS, world.tick)
             self._stop(world, lc.Happening.RECEIVER_REJECTS)
@@ -259,7 +254,7 @@ class Attempt:
             self._die(world, "before recording the acknowledgement")
             return
         ack = EffectRecord(announcement, EffectKind.ACK, key, self.number, self.token, world.tick)
-        if not (yield from self._write(world, "effects", f"acknowledgement of {announcement}", ack)):
+        if not self._write(world, "effects", f"acknowledgement of {announcement}", ack):
             return
         world.lifecycles.move("effect", announcement, lc.Happening.RECEIVER_ANSWERS, world.tick)
         world.emit(
@@ -279,9 +274,9 @@ class Attempt:
 
     # --- helpers -----------------------------------------------------------------------------------
 
-    def _write(self, world: World, store: str, what: str, *records) -> Generator[Request, object, bool]:
+    def _write(self, world: World, store: str, what: str, *records) -> bool:
         """Ask a protected store to write; on a rejected write the attempt is fenced and stops."""
-        applied = yield Write(store, what, records)
+        applied = world.answer(self, Write(store, what, records))
         if not applied:
             self._stop(world, lc.Happening.WRITE_REJECTED)
         return applied

@@ -24,6 +24,7 @@ def phases(repeat: int = 3) -> dict[str, float]:
     ``repeat``. Each phase's function is wrapped with a clock while this runs, so the figures carry the
     clock's own cost (about 0.1 µs a call) and their sum is a little more than the plain run's."""
     from . import simulation
+    from .attempt import Attempt
     from .controller import Controller
     from .invariants import Checker
     from .newsletter import Newsletter
@@ -33,7 +34,7 @@ def phases(repeat: int = 3) -> dict[str, float]:
     places = {
         "world (correction, waking)": (simulation, "world_phase"),
         "newsletter": (Newsletter, "act"),
-        "attempts' steps": (simulation, "route"),
+        "attempts' steps": (Attempt, "act"),
         "controller": (Controller, "act"),
         "invariants' check": (Checker, "check"),
         "the end test": (simulation, "quiescent"),

@@ -24,8 +24,9 @@ fork a thaw and a replayed tick. So on the default space the two modes take abou
 once a world stands for only a few schedules (``ALONE``) each is played alone to its end, which makes
 the walk the faster of the two on wider spaces. A walk that wins by far would need a freeze that costs
 next to nothing (a world whose records are shared, persistent values, so that a state is a handful of
-references) and forks that need no replay (an attempt's progress as plain data rather than a
-generator, so a world can be copied in the middle of a tick).
+references) and forks that need no replay: a step that returns at each question the schedule is asked,
+its continuation as data, so a world can be copied in the middle of a tick (an attempt's step is a plain
+call now, but its Python frame is still mid-step when it asks).
 
 One setting per walk. Walking settings together (reading the switches as questions too) was measured:
 the twelve settings that differ only in the newsletter's rule and the post key reach 1.65× fewer states

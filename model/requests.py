@@ -1,9 +1,9 @@
-"""What an attempt asks of others during its step (RULES.md §4): the tick protocol routes each request to
-the one that answers it and hands the answer back. An attempt never calls a store, the controller or the
-feed itself, so its module imports none of them.
+"""What an attempt asks of others during its step (RULES.md §4): the world (``World.answer``) gives each
+request to the one that answers it and returns the answer. An attempt never calls a store, the controller
+or the feed itself, so its module imports none of them.
 
-An attempt's step is a generator: it yields a request and receives the answer, at most one step a tick.
-Nothing outlives the tick: between ticks the world is plain data.
+An attempt's step is a plain call, at most one a tick: nothing it asks outlives the step, and between
+ticks its progress is data (its phase, what it still has to do, a call in flight).
 """
 
 from __future__ import annotations

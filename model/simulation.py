@@ -9,8 +9,9 @@ Within a tick, in this order:
 
 then the invariants are checked and, when recording, the tick's frame is kept.
 
-An attempt's step asks for what it needs (``model.requests``: a write, an acceptance, a post) and this
-module routes each request to the store, the controller or the feed that answers it.
+An attempt's step asks for what it needs (``model.requests``: a write, an acceptance, a post) and the
+world answers each at once, by the store, the controller or the feed it is addressed to
+(``World.answer``).
 
 A run ends after the first tick after which nothing can happen: no actor may act later (each says so
 itself, ``may_act_after``: an attempt that can act or will wake, the controller with a suspicion to
@@ -31,10 +32,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from . import lifecycles as lc
-from .attempt import Attempt, Steps
 from .outcome import Outcome, outcome_of
 from .report import V2
-from .requests import AskAcceptance, Write
 from .schedule import BOUND, Schedule
 from .switches import Switches
 from .trace import Frames
@@ -63,23 +62,6 @@ def world_phase(world: World) -> None:
             world.emit(attempt.actor, "woke", f"{attempt.name} wakes and carries on where it was", "wakes")
 
 
-def route(world: World, attempt: Attempt, steps: Steps) -> None:
-    """Run an attempt's step, answering each request it makes by the one it is addressed to: a write by
-    its store, a request for acceptance by the controller, a post by the external feed."""
-    answer = None
-    while True:
-        try:
-            request = steps.send(answer)
-        except StopIteration:
-            return
-        if isinstance(request, Write):
-            answer = world.write(attempt, request.store, request.what, *request.records)
-        elif isinstance(request, AskAcceptance):
-            answer = world.controller.request_acceptance(world, attempt, request.candidate)
-        else:
-            answer = world.feed.receive(request.key, (request.announcement,), attempt.number, world.tick)
-
-
 def play_tick(world: World) -> None:
     """One tick of the protocol, phases 1 to 4, then the invariants."""
     world.events = []
@@ -87,7 +69,7 @@ def play_tick(world: World) -> None:
     world.newsletter.act(world)
     for attempt in list(world.attempts):
         if attempt.can_act(world.tick):
-            route(world, attempt, attempt.act(world))
+            attempt.act(world)
     world.controller.act(world)
     world.checker.check(world)
 

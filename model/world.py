@@ -16,6 +16,7 @@ from .invariants import Checker
 from .newsletter import Newsletter
 from .records import Candidate, JournalRecord, Records, WriteResult
 from .report import V1, telling_parts
+from .requests import AskAcceptance, Request, Write
 from .schedule import PosterDeath, Schedule
 from .switches import Fencing, Switches
 
@@ -202,6 +203,16 @@ class World:
             return False
         self.poster_died = True
         return True
+
+    def answer(self, attempt: Attempt, request: Request):
+        """An attempt's request, answered by the one it is addressed to: a write by its store (whether it
+        was applied), a request for acceptance by the controller (a ``Verdict``), a post by the external
+        feed (its ``Answer``). The attempt waits for nothing: the answer comes back in the same step."""
+        if isinstance(request, Write):
+            return self.write(attempt, request.store, request.what, *request.records)
+        if isinstance(request, AskAcceptance):
+            return self.controller.request_acceptance(self, attempt, request.candidate)
+        return self.feed.receive(request.key, (request.announcement,), attempt.number, self.tick)
 
     def write(self, attempt: Attempt, store: str, what: str, *records) -> bool:
         """A write to a protected store under ``attempt``'s owner token: applied or rejected, counted and

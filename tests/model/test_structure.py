@@ -55,7 +55,8 @@ def test_the_model_s_imports_have_no_circle():
 
 
 def test_an_attempt_asks_and_does_not_call():
-    """An attempt yields requests; it knows no controller, no world, no tick protocol, no checker."""
+    """An attempt hands requests to the world it is given; it imports no controller, no world, no tick
+    protocol, no checker."""
     assert reach("attempt").isdisjoint({"controller", "world", "simulation", "invariants", "newsletter"})
     assert "attempt" not in reach("records") | reach("requests")
 
