@@ -41,6 +41,11 @@ class PageModel(param.Parameterized):
         "does for ?embed=1; the light page always, its page and its embed sharing their parts.",
     )
 
+    @property
+    def keeps_height(self) -> bool:
+        """Whether the parts keep the height the whole run needs (``steady``, or the served ``?embed=1``)."""
+        return self.steady or self.state.embed
+
     def __init__(self, state: ReaderState | None = None, **params) -> None:
         super().__init__(state=state or ReaderState(), **params)
         self._compared: tuple = (None, None, None)  # (before, trace, their comparison), by identity
@@ -171,8 +176,9 @@ class PageModel(param.Parameterized):
         """The outcome so far and, once shown, the ending: folded in an embed, which keeps its height."""
         s = self.state
         caption = caption_html("outcome", "outcome") if lead else ""
-        steady = self.steady or s.embed
-        ending = outcome_html(s.outcome, s.trace, s.tick, reveal=self.ending_shown, offer=True, folded=steady)
+        ending = outcome_html(
+            s.outcome, s.trace, s.tick, reveal=self.ending_shown, offer=True, folded=self.keeps_height
+        )
         return caption + ending
 
     def comparison(self) -> dict | None:
@@ -203,7 +209,7 @@ class PageModel(param.Parameterized):
             parts_at=comparison["first"] if comparison else None,
             under=under,
             brief_legend=not moments,  # a compact layout: the legend says only that row names are switches
-            reserve=self.steady or s.embed,  # a frame keeps its height from the first tick to the last
+            reserve=self.keeps_height,  # a frame keeps its height from the first tick to the last
         )
 
     def lifecycles_html(self, animate: bool = False) -> str:

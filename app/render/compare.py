@@ -6,7 +6,7 @@ from html import escape
 
 from app.content import markdown_html, text, titles
 from app.render.before_after import change_list
-from app.render.controls import value_words
+from app.render.controls import named_value
 from app.render.outcome import outcome_rows
 
 
@@ -75,10 +75,7 @@ def scratch_html(scratch: dict) -> str:
 
 def _change_words(changed: dict[str, str]) -> str:
     """A row's one change as the switch panel says it ("Checkpoints: only at the end")."""
-    names = titles("switches")
-    return "; ".join(f"{names[k]}: {value_words(k, v)}" for k, v in changed.items()) or text(
-        "comparison", "all on"
-    )
+    return "; ".join(named_value(k, v) for k, v in changed.items()) or text("comparison", "all on")
 
 
 def one_change_html(rows) -> str:

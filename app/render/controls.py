@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from app.content import heading, markdown_html, pairs, text, title_and_body
+from app.content import heading, markdown_html, pairs, text, title_and_body, titles
 from model.switches import SETTINGS, Role, allowed_values
 
 
@@ -14,6 +14,11 @@ def value_words(setting: str, value: str) -> str:
     """A switch's value as the reader reads it (content/values.md); its name stays in links. A value the
     file does not know (from a trace made elsewhere) is shown as it is."""
     return pairs("values", setting).get(value, value)
+
+
+def named_value(setting: str, value: str) -> str:
+    """A switch and its value as the switch panel says them: "Checkpoints: only at the end"."""
+    return f"{titles('switches').get(setting, setting)}: {value_words(setting, value)}"
 
 
 def _option(setting: str, value: str, chosen: bool) -> str:

@@ -15,8 +15,8 @@ import itertools
 from html import escape
 
 from app.content import pairs, titles
-from app.render.controls import value_words
-from model.switches import SETTING_BY_ID, Role, ids_of
+from app.render.controls import named_value, value_words
+from model.switches import Role, article_values, ids_of
 
 EVENTS = ids_of(Role.EVENT)  # the columns: silent worker, input change, posting worker
 PROTECTIONS = ids_of(Role.PROTECTION)  # the rows: fencing, checkpoints, pins, newsletter rule, post key
@@ -26,10 +26,6 @@ LEVELS = 6  # shades, by how many invariants a run breaks (0 to 5)
 def short_words(setting: str, value: str) -> str:
     """A value in the rows' short forms (content/diagram.md), as the diagram's row switches say it."""
     return pairs("diagram", f"row {setting}").get(value, value_words(setting, value))
-
-
-def _values(setting: str) -> tuple[str, ...]:
-    return tuple(v.value for v in SETTING_BY_ID[setting].article_values)
 
 
 def matches(outcome: dict, wanted: str) -> bool:
@@ -47,17 +43,15 @@ def matches(outcome: dict, wanted: str) -> bool:
 
 def _broken_words(outcome: dict) -> str:
     names = titles("invariants")
-    broken = ", ".join(names[i] for i in outcome["invariants_broken"]) or "breaks nothing"
-    if outcome["invariants_broken"]:
-        broken = f"breaks {broken}"
-    return broken + ("" if outcome["finished"] else "; does not finish")
+    broken = ", ".join(names[i] for i in outcome["invariants_broken"])
+    ending = "" if outcome["finished"] else "; does not finish"
+    return (f"breaks {broken}" if broken else "breaks nothing") + ending
 
 
 def run_words(n: int, row: dict) -> str:
     """A run of the 864 in words: its number, its eight switches as the switch panel says them, and what
     it breaks."""
-    names = titles("switches")
-    said = " · ".join(f"{names[k]}: {value_words(k, v)}" for k, v in row["switches"].items())
+    said = " · ".join(named_value(k, v) for k, v in row["switches"].items())
     return f"{n + 1}. {said} — {_broken_words(row['outcome'])}"
 
 
@@ -84,7 +78,7 @@ def _event_headers() -> str:
     span = 12
     repeat = 1
     for setting in EVENTS:
-        values = _values(setting)
+        values = article_values(setting)
         span //= len(values)
         words = [escape(short_words(setting, v)) for v in values]
         if span > 1:
@@ -107,23 +101,22 @@ def matrix_html(rows, wanted: str = "all") -> str:
         tuple(r["switches"][k] for k in (*PROTECTIONS, *EVENTS)): (n, r) for n, r in enumerate(rows)
     }
     outer, inner = PROTECTIONS[:-2], PROTECTIONS[-2:]
-    per_rule = len(_values(inner[1]))
+    per_rule = len(article_values(inner[1]))
     body = []
     first = True
-    for band in itertools.product(*map(_values, outer)):
-        names = titles("switches")
-        words = " · ".join(f"{names[k]}: {value_words(k, v)}" for k, v in zip(outer, band, strict=True))
+    for band in itertools.product(*map(article_values, outer)):
+        words = " · ".join(named_value(k, v) for k, v in zip(outer, band, strict=True))
         body.append(
             f'<tr class="band"><th colspan="{2 + 12}" scope="rowgroup"><span>{escape(words)}</span></th></tr>'
         )
-        for number, (rule, key) in enumerate(itertools.product(*map(_values, inner))):
+        for number, (rule, key) in enumerate(itertools.product(*map(article_values, inner))):
             rule_head = (
                 f'<th scope="rowgroup" rowspan="{per_rule}">{escape(short_words(inner[0], rule))}</th>'
                 if number % per_rule == 0
                 else ""
             )
             cells = []
-            for events in itertools.product(*map(_values, EVENTS)):
+            for events in itertools.product(*map(article_values, EVENTS)):
                 n, row = by_switches[(*band, rule, key, *events)]
                 cells.append(_cell(n, row, wanted, first))
                 first = False
