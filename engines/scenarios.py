@@ -4,7 +4,9 @@ Every scenario runs worker processes (``engines.<engine>_worker``) against a fre
 fresh receiver. A crash is a real SIGKILL the worker sends itself at the scripted point (after the stub
 model call for s3 was logged, or after the receiver answered the post); the stale owner is stopped with
 SIGSTOP while it is inside s3 (at a moment it holds no write open) and continued with SIGCONT after its
-successor finished.
+successor finished. On Restate a worker process is both the deployment the server invokes (reached
+through a forwarder that points at the live attempt) and the client that asks the server for the
+result; the server starts fresh for each run.
 
 Each result pairs what was observed with what the model predicts for the matching switches, and says
 whether they agree on the fields the scenario compares. Where an engine matches no switch setting, the
@@ -21,7 +23,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path
 
@@ -31,7 +34,9 @@ from model import Switches, run, trace_dict
 from model.report import revenue_figure
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINES = ("langgraph", "dbos")
+ENGINES = ("langgraph", "dbos", "restate")
+PACKAGES = {"langgraph": "langgraph", "dbos": "dbos", "restate": "restate-sdk"}  # whose version is recorded
+ENGINE_NAMES = {"langgraph": "LangGraph", "dbos": "DBOS", "restate": "Restate"}
 RESULTS = ROOT / "content" / "engine-results.json"  # read by the app and the static site
 
 
@@ -41,15 +46,27 @@ class Attempted:
     stderr: str
 
 
-def launch(engine: str, job: Job, timeout: float = 180) -> Attempted:
+def launch(ctx: Context, job: Job, timeout: float = 180) -> Attempted:
+    """Run one attempt's worker process to its end."""
     done = subprocess.run(
-        [sys.executable, "-m", f"engines.{engine}_worker", job.to_json()],
+        [sys.executable, "-m", f"engines.{ctx.engine}_worker", ctx.deploy(job).to_json()],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=timeout,
     )
     return Attempted(done.returncode, done.stderr[-4000:])
+
+
+def start(ctx: Context, job: Job) -> subprocess.Popen:
+    """Start one attempt's worker process and return at once (the stale owner is stopped and continued)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", f"engines.{ctx.engine}_worker", ctx.deploy(job).to_json()],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def observe(folder: Path) -> dict:
@@ -101,14 +118,41 @@ class Context:
     dbos_url_for: object = None  # callable(name) -> URL, for DBOS
     count: int = 0
     results: list = field(default_factory=list)
+    engine_fields: dict = field(default_factory=dict)  # what this run's jobs carry to reach the engine
+    run_stack: ExitStack = field(default_factory=ExitStack)  # what lives as long as one run (Restate)
 
-    def fresh(self, name: str) -> tuple[Path, str]:
+    def fresh(self, name: str) -> tuple[Path, dict]:
+        """A new run: its folder with the report at v1, and the fields its jobs need to reach the engine
+        (DBOS: a new database; Restate: a new server with an empty journal, and its deployment's address)."""
         self.count += 1
         folder = self.workdir / f"{self.engine}-{self.count:02d}-{name}"
         folder.mkdir(parents=True)
         write_report(folder, "v1")
-        url = self.dbos_url_for(f"run_{self.count:02d}") if self.dbos_url_for else ""
-        return folder, url
+        self.run_stack.close()
+        self.engine_fields = {}
+        if self.dbos_url_for:
+            self.engine_fields = {"dbos_url": self.dbos_url_for(f"run_{self.count:02d}")}
+        if self.engine == "restate":
+            from engines.restate_server import Forwarder, RestateServer
+
+            server = self.run_stack.enter_context(RestateServer())
+            self.forwarder = self.run_stack.enter_context(Forwarder())
+            self.engine_fields = {
+                "restate_ingress": server.ingress,
+                "restate_admin": server.admin,
+                "deployment_url": self.forwarder.url,
+            }
+        return folder, self.engine_fields
+
+    def deploy(self, job: Job) -> Job:
+        """The job as its process runs it: on Restate a port of its own, where the forwarder now points."""
+        if self.engine != "restate":
+            return job
+        from engines.restate_server import free_port
+
+        job = replace(job, listen_port=free_port())
+        self.forwarder.target = job.listen_port
+        return job
 
 
 def result(
@@ -142,7 +186,7 @@ def result(
 
 
 def crash_and_resume(ctx: Context, *, change: bool, keyed: bool, durability: str = "sync") -> dict:
-    folder, url = ctx.fresh("crash")
+    folder, reach = ctx.fresh("crash")
     with Receiver(folder / "feed.sqlite") as receiver:
         job = Job(
             str(folder),
@@ -151,14 +195,14 @@ def crash_and_resume(ctx: Context, *, change: bool, keyed: bool, durability: str
             crash_at="s3",
             keyed_by_input=keyed,
             durability=durability,
-            dbos_url=url,
+            **reach,
         )
-        first = launch(ctx.engine, job)
+        first = launch(ctx, job)
         if first.returncode != -signal.SIGKILL:
             raise RuntimeError(f"{ctx.engine}: attempt 1 should have been killed at s3: {first.stderr}")
         if change:
             write_report(folder, "v2")
-        second = launch(ctx.engine, Job(**{**job.__dict__, "attempt": 2}))
+        second = launch(ctx, replace(job, attempt=2))
         if second.returncode != 0:
             raise RuntimeError(f"{ctx.engine}: attempt 2 failed: {second.stderr}")
     return observe(folder)
@@ -203,30 +247,37 @@ def scenario_corrected(ctx: Context) -> None:
 
 
 def scenario_durability(ctx: Context) -> None:
-    if ctx.engine != "langgraph":
-        return  # DBOS records every step as it finishes; it has no durability modes to compare
-    for mode, checkpoints in (("exit", "end-only"), ("sync", "every-step")):
-        observed = crash_and_resume(ctx, change=False, keyed=False, durability=mode)
+    """LangGraph's two durability modes after the same crash; DBOS and Restate have one mode, recording
+    each step as it finishes, which is run here too so that every engine answers the question."""
+    modes = (
+        (("exit", "end-only"), ("sync", "every-step")) if ctx.engine == "langgraph" else (("", "every-step"),)
+    )
+    for mode, checkpoints in modes:
+        observed = crash_and_resume(ctx, change=False, keyed=False, durability=mode or "sync")
         result(
             ctx,
             "durability",
             "Durability modes after the same crash",
-            f'durability="{mode}"',
+            f'durability="{mode}"' if mode else "each step recorded as it ends (its only mode)",
             Switches(silent="crashed", checkpoints=checkpoints, change="never", poster="survives"),
             observed,
             ("calls_by_attempt", "steps_restored"),
+            ""
+            if mode
+            else f"{ENGINE_NAMES[ctx.engine]} has no durability setting: a step's result is recorded when "
+            "the step ends, which is the model's checkpoints after every step.",
         )
 
 
 def scenario_effect(ctx: Context) -> None:
     for policy in ("none", "per-operation", "per-attempt"):
-        folder, url = ctx.fresh(f"effect-{policy}")
+        folder, reach = ctx.fresh(f"effect-{policy}")
         with Receiver(folder / "feed.sqlite") as receiver:
-            job = Job(str(folder), 1, receiver.url, key_policy=policy, crash_at="post", dbos_url=url)
-            first = launch(ctx.engine, job)
+            job = Job(str(folder), 1, receiver.url, key_policy=policy, crash_at="post", **reach)
+            first = launch(ctx, job)
             if first.returncode != -signal.SIGKILL:
                 raise RuntimeError(f"{ctx.engine}: attempt 1 should have died after posting: {first.stderr}")
-            second = launch(ctx.engine, Job(**{**job.__dict__, "attempt": 2}))
+            second = launch(ctx, replace(job, attempt=2))
             if second.returncode != 0:
                 raise RuntimeError(f"{ctx.engine}: attempt 2 failed: {second.stderr}")
         result(
@@ -240,8 +291,13 @@ def scenario_effect(ctx: Context) -> None:
         )
 
 
-def _store_rows(ctx: Context, folder: Path, url: str) -> int:
-    """How many records the engine's own store holds for this run (to see whether a stale write landed)."""
+def _store_rows(ctx: Context, folder: Path) -> int:
+    """How many records the engine's own store holds for this run (to see whether a stale write landed):
+    LangGraph's checkpoints and writes, DBOS's step outputs, the entries of Restate's journals."""
+    if ctx.engine == "restate":
+        from engines.restate_server import query
+
+        return query(ctx.engine_fields["restate_admin"], "SELECT count(*) AS n FROM sys_journal")[0]["n"]
     if ctx.engine == "langgraph":
         connection = sqlite3.connect(folder / "langgraph.sqlite")
         try:
@@ -253,7 +309,7 @@ def _store_rows(ctx: Context, folder: Path, url: str) -> int:
             connection.close()
     import psycopg
 
-    with psycopg.connect(url) as connection:
+    with psycopg.connect(ctx.engine_fields["dbos_url"]) as connection:
         return connection.execute("SELECT count(*) FROM dbos.operation_outputs").fetchone()[0]
 
 
@@ -305,30 +361,35 @@ def stop_between_writes(process: subprocess.Popen, store: Path | None, patience:
         time.sleep(0.02)
 
 
+def _handler_ended(folder: Path, attempt: int) -> str | None:
+    """How the attempt's ``Digest/run`` handler ended, as the Restate worker noted it (the exception's
+    message without its class path), or None where no handler was noted (the other engines)."""
+    path = folder / "handlers.log"
+    lines = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    ended = [
+        line["ended"] for line in lines if line["attempt"] == attempt and line["handler"] == "Digest/run"
+    ]
+    return ended[-1].partition(": ")[2] or ended[-1] if ended else None
+
+
 def scenario_stale_owner(ctx: Context) -> None:
-    folder, url = ctx.fresh("stale-owner")
+    folder, reach = ctx.fresh("stale-owner")
     with Receiver(folder / "feed.sqlite") as receiver:
-        job = Job(str(folder), 1, receiver.url, linger_at="s3", dbos_url=url)
-        first = subprocess.Popen(
-            [sys.executable, "-m", f"engines.{ctx.engine}_worker", job.to_json()],
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        job = Job(str(folder), 1, receiver.url, linger_at="s3", **reach)
+        first = start(ctx, job)
         deadline = time.monotonic() + 120
         while not (folder / "lingering").exists():
             if time.monotonic() > deadline or first.poll() is not None:
                 raise RuntimeError(f"{ctx.engine}: attempt 1 never reached s3")
             time.sleep(0.05)
         stop_between_writes(first, folder / "langgraph.sqlite" if ctx.engine == "langgraph" else None)
-        second = launch(ctx.engine, Job(**{**job.__dict__, "attempt": 2}))
-        rows_before = _store_rows(ctx, folder, url)
+        second = launch(ctx, replace(job, attempt=2))
+        rows_before = _store_rows(ctx, folder)
         posts_before = len(posts(folder / "feed.sqlite"))
         (folder / "go-on").write_text("")
         os.kill(first.pid, signal.SIGCONT)
         _, stderr = first.communicate(timeout=120)
-        rows_after = _store_rows(ctx, folder, url)
+        rows_after = _store_rows(ctx, folder)
     log = calls(folder)
     feed = posts(folder / "feed.sqlite")
     stale_error = next((line.strip() for line in reversed(stderr.splitlines()) if "Error" in line), None)
@@ -342,6 +403,8 @@ def scenario_stale_owner(ctx: Context) -> None:
         "posts_applied": len(feed),
         "posts_after_continue": len(feed) - posts_before,
     }
+    if ended := _handler_ended(folder, attempt=1):
+        observed["stale_handler_ended"] = ended
     refused = observed["stale_store_writes_landed"] == 0
     matching = "on" if refused else "off"
     what = (
@@ -357,10 +420,17 @@ def scenario_stale_owner(ctx: Context) -> None:
         if observed["stale_worker_finished"]
         else f"it stopped ({observed['stale_worker_error'] or 'exit ' + str(observed['stale_worker_exit'])})"
     )
+    told = (
+        f" Restate had given its invocation to the successor: the woken handler's step result was not "
+        f"journaled, and the SDK ended it saying: {observed['stale_handler_ended']}"
+        if "stale_handler_ended" in observed
+        else ""
+    )
     note = (
         f"Observed: {what}; {how}, making {observed['stale_calls_after_continue']} more model call(s) and "
         f"{observed['posts_after_continue']} new post(s). Closest switch: fencing {matching}"
         + (" (the model's fenced worker stops instead of carrying on)." if refused else ".")
+        + told
     )
     entry = result(
         ctx,
@@ -385,6 +455,13 @@ def scenario_stale_owner(ctx: Context) -> None:
 SCENARIOS = (scenario_crash, scenario_corrected, scenario_durability, scenario_effect, scenario_stale_owner)
 
 
+def _restate_server() -> str:
+    from engines.restate_server import SERVER_PACKAGE, server_version
+
+    package = SERVER_PACKAGE.rsplit("@", 1)[0]
+    return f"restate-server {server_version()} (npm {package}), a fresh one for each run"
+
+
 def run_engine(engine: str, workdir: Path) -> list[dict]:
     if engine == "dbos":
         from engines.postgres import Postgres
@@ -395,21 +472,42 @@ def run_engine(engine: str, workdir: Path) -> list[dict]:
                 scenario(ctx)
             return ctx.results
     ctx = Context(engine, workdir)
-    for scenario in SCENARIOS:
-        scenario(ctx)
+    with ctx.run_stack:  # the last run's Restate server stops here
+        for scenario in SCENARIOS:
+            scenario(ctx)
     return ctx.results
 
 
-def run_all(engines=ENGINES, out: Path | None = RESULTS) -> dict:
+def run_all(engines=ENGINES, out: Path | None = RESULTS, seconds: dict | None = None) -> dict:
+    """Run every scenario on ``engines`` and return the record; with ``out``, write it there, keeping the
+    rows ``out`` already holds for the engines not run now (so one engine can be rerun alone). Each
+    engine's wall time goes into ``seconds`` when given (not into the record, which stays the same from
+    run to run)."""
+    results = {}
     with tempfile.TemporaryDirectory(prefix="engines-") as tmp:
-        results = [r for engine in engines for r in run_engine(engine, Path(tmp))]
+        for engine in engines:
+            began = time.perf_counter()
+            results[engine] = run_engine(engine, Path(tmp))
+            if seconds is not None:
+                seconds[engine] = time.perf_counter() - began
+    kept = json.loads(out.read_text()) if out is not None and out.exists() else {"engines": {}, "results": []}
+    for engine in ENGINES:
+        if engine not in results and engine in kept["engines"]:
+            results[engine] = [r for r in kept["results"] if r["engine"] == engine]
+    ran = [e for e in ENGINES if e in results]
     data = {
         "generated_by": "python -m engines run",
-        "engines": {e: {"package": e, "version": version(e)} for e in engines},
-        "postgresql": "PostgreSQL server started in a temporary data directory"
-        if "dbos" in engines
+        "engines": {
+            e: {"name": ENGINE_NAMES[e], "package": PACKAGES[e], "version": version(PACKAGES[e])}
+            if e in engines
+            else kept["engines"][e]
+            for e in ran
+        },
+        "postgresql": "PostgreSQL server started in a temporary data directory" if "dbos" in ran else None,
+        "restate_server": (_restate_server() if "restate" in engines else kept.get("restate_server"))
+        if "restate" in ran
         else None,
-        "results": results,
+        "results": [r for e in ran for r in results[e]],
     }
     if out is not None:
         out.write_text(json.dumps(data, indent=1) + "\n")

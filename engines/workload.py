@@ -33,6 +33,10 @@ class Job:
     keyed_by_input: bool = False  # the builder's fix: step identity keyed by the input's hash
     durability: str = "sync"  # LangGraph's durability mode
     dbos_url: str = ""
+    restate_ingress: str = ""  # Restate: the server's ingress and admin URLs
+    restate_admin: str = ""
+    listen_port: int = 0  # Restate: where this attempt's deployment listens
+    deployment_url: str = ""  # Restate: the address the server calls the deployment at
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))

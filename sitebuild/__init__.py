@@ -19,7 +19,8 @@ What it writes:
 - ``light/``, ``light.html`` and ``embed.html``: the light explainer (``app.light`` on the vendored Pyodide,
   no Panel, nothing from outside the site), every chapter pre-rendered at every tick; ``embed.html`` is
   its compact layout for an iframe in the article, resizing itself by postMessage;
-- ``engines.html``: the recorded real-engine results (LangGraph, DBOS) beside the model's predictions;
+- ``engines.html``: the recorded real-engine results (LangGraph, DBOS, Restate) beside the model's
+  predictions;
 - ``selfcheck.html``: "the model in your browser": the vendored Pyodide runs all 864 combinations and
   compares their digest with the one CPython computed here; fully offline.
 

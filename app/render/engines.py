@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
-ENGINE_NAMES = {"langgraph": "LangGraph", "dbos": "DBOS"}
+from app.render.controls import named_value
+
 FIELD_WORDS = {
     "calls_by_attempt": "model calls by attempt",
     "steps_restored": "steps restored",
@@ -22,7 +23,10 @@ def _value(field: str, value) -> str:
 
 def engines_html(data: dict) -> str:
     """The recorded real-engine results beside the model's predictions (from content/engine-results.json)."""
-    versions = ", ".join(f"{ENGINE_NAMES.get(e, e)} {v['version']}" for e, v in data["engines"].items())
+    names = {e: v.get("name", e) for e, v in data["engines"].items()}  # the record says each engine's name
+    versions = ", ".join(f"{names[e]} {v['version']} ({v['package']})" for e, v in data["engines"].items())
+    if data.get("restate_server"):
+        versions += f", on {data['restate_server']}"
     out = [
         f'<p class="engines-versions">Recorded with {escape(versions)} by '
         f"<code>{escape(data['generated_by'])}</code>.</p>"
@@ -37,15 +41,15 @@ def engines_html(data: dict) -> str:
             '<th scope="col">the model, for the matching switches</th><th '
             'scope="col">verdict</th></tr></thead><tbody>'
         )
-        out += [_engine_row(row) for row in rows]
+        out += [_engine_row(row, names.get(row["engine"], row["engine"])) for row in rows]
         out.append("</tbody></table>")
     return "".join(out)
 
 
-def _engine_row(row: dict) -> str:
+def _engine_row(row: dict, name: str) -> str:
     """One engine's run of a scenario: what it did, what the model says for those switches, the verdict."""
-    switches = ", ".join(
-        f"{k} {v}"
+    switches = "; ".join(
+        named_value(k, v)
         for k, v in row["switches"].items()
         if k in ("silent", "checkpoints", "change", "pins", "post_key", "fencing", "poster")
     )
@@ -67,7 +71,7 @@ def _engine_row(row: dict) -> str:
         verdict = f"closest: fencing {row['matching_fencing']}"
     note = f'<div class="note">{escape(row["note"])}</div>' if row["note"] else ""
     return (
-        f'<tr><th scope="row">{escape(ENGINE_NAMES.get(row["engine"], row["engine"]))}</th>'
+        f'<tr><th scope="row">{escape(name)}</th>'
         f"<td>{escape(row['variant'])}</td>"
         f"<td>{escape(seen)}{note}</td><td>{escape(said)}<div "
         f'class="note">{escape(switches)}</div></td>'

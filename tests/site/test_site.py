@@ -282,9 +282,12 @@ def test_the_engines_page_shows_the_recorded_results(site):
     html = (site / "engines.html").read_text()
     results = engine_results()
     assert html.count('<tr><th scope="row">') == len(results["results"])
+    assert len(results["engines"]) == 3
     for engine in results["engines"].values():
         assert engine["version"] in html
+        assert html.count(f'<tr><th scope="row">{engine["name"]}</th>') >= 5  # a row in every scenario
     assert "4.1 million" in html and "closest: fencing" in html
+    assert "Post key: one key per announcement" in html  # the switches in the panel's words
 
 
 def test_the_pwa_option_adds_panels_service_worker(tmp_path):
