@@ -39,9 +39,10 @@ PRESETS: dict[str, dict[str, str]] = {
     },
     # Outside the article: an assumption of its model switched off (RULES.md §8), on the main schedule.
     "forgotten-key": {"feed_keys": "2-ticks"},
+    "undeclared-input": {"s1_reads": "s2-undeclared"},
 }
 #: The chapters past the article's edge, shown on a row of their own.
-OUTSIDE_ARTICLE = ("forgotten-key",)
+OUTSIDE_ARTICLE = ("forgotten-key", "undeclared-input")
 #: A schedule param is an override: "" keeps the value the switches give (the article's schedule); any
 #: other value replaces it, as the command line's schedule flags do.
 AS_SWITCHES = ""

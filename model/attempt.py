@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from . import lifecycles as lc
 from .feed import Status
 from .records import Candidate, EffectKind, EffectRecord, JournalRecord, Part, Purpose, Verdict
-from .report import SECTIONS, WORK_IDENTITY, ReportVersion, label, revenue_figure
+from .report import SECTIONS, WORK_IDENTITY, ReportVersion, input_key, label, revenue_figure
 from .requests import AskAcceptance, Post, Write
 from .schedule import PosterDeath
 from .switches import Checkpoints, Pins, PostKey
@@ -108,38 +108,46 @@ class Attempt:
 
     def _compute(self, world: World, step: str) -> None:
         version = self.pin if self.pin is not None else world.report
-        text = version.text(step)
         read_hash = version.section_hash(step)
+        also = world.switches.s1_reads.also_reads(step)  # beyond the article: RULES.md §8.2
         self.calls += 1
         part = Part(
             step=step,
             result_id=label("result", WORK_IDENTITY, step, read_hash, self.name),
             read_hash=read_hash,
-            figure=revenue_figure(text),
+            # The overview that also reads section 2 quotes its revenue figure.
+            figure=revenue_figure(version.text(also[0] if also else step)),
             attempt=self.number,
             tick=world.tick,
+            also_read=tuple((s, version.section_hash(s)) for s in also),
         )
+        reads = {"reads": version.name}
+        said = f"reads {version.name}"
+        if also:  # beyond the article: say what else the call read, and whether its key names it
+            declared = world.switches.s1_reads.declares(step)
+            reads |= {"also": " ".join(also), "in_key": "yes" if declared else "no"}
+            said += f", {' and '.join(also)} too" + ("" if declared else ", which its key does not name")
         if world.silence_starts(self, step):
             # The call is made and counts; the attempt goes quiet before it finishes.
             self.in_flight = part
             world.emit(
                 self.actor,
                 "call-started",
-                f"{self.name} starts {step} (call {world.calls}, reads {version.name}) and goes silent",
+                f"{self.name} starts {step} (call {world.calls}, {said}) and goes silent",
                 label=f"{step}…",
                 call=world.calls,
                 step=step,
-                carries={"reads": version.name},
+                carries=reads,
             )
             return
         world.emit(
             self.actor,
             "model-call",
-            f"{self.name} computes {step} (call {world.calls}, reads {version.name}) → {part.result_id}",
+            f"{self.name} computes {step} (call {world.calls}, {said}) → {part.result_id}",
             label=step,
             call=world.calls,
             step=step,
-            carries={"reads": version.name},
+            carries=reads,
         )
         self._keep(world, part)
 
@@ -157,7 +165,7 @@ class Attempt:
     def _keep(self, world: World, part: Part) -> None:
         record = JournalRecord(
             step=part.step,
-            input_hash=part.read_hash if world.switches.pins is Pins.ON else None,
+            input_hash=self._key_of(world, part) if world.switches.pins is Pins.ON else None,
             part=part,
             attempt=self.number,
             token=self.token,
@@ -261,6 +269,13 @@ class Attempt:
             self.actor, "confirmed", f"{self.name} records the acknowledgement: confirmed", "confirmed"
         )
         self._stop(world, lc.Happening.POST_CONFIRMED)
+
+    @staticmethod
+    def _key_of(world: World, part: Part) -> str:
+        """A journal record's input hash: the hashes of the inputs its step declares (its own section's,
+        and, beyond the article, any other it names)."""
+        declared = world.switches.s1_reads.declares(part.step)
+        return input_key(part.read_hash, tuple(h for s, h in part.also_read if s in declared))
 
     def _key(self, policy: PostKey, announcement: str) -> str | None:
         """The operation key: derived from (announcement, digest), from that and the attempt, or none."""

@@ -462,8 +462,11 @@ def format_explore(result: dict) -> str:
     """The explorer's table (one row per protection setting), the headline, and the smallest cases."""
     from .explore import PROTECTIONS, UNFINISHED, smallest_overall
 
-    short = {"duplicate-effect": "dup", "stale-write": "stale", "superseded-accepted": "super",
-             "dependant-misled": "misled", "double-acceptance": "double", UNFINISHED: "unfin"}  # fmt: skip
+    names = {"duplicate-effect": "dup", "stale-write": "stale", "superseded-accepted": "super",
+             "dependant-misled": "misled", "double-acceptance": "double", "rebuild-differs": "fresh",
+             UNFINISHED: "unfin"}  # fmt: skip
+    counted = result["rows"][0]["broken"] if result["rows"] else {}  # the sixth only where it is judged
+    short = {k: v for k, v in names.items() if k in counted}
     width = 2 + max(len(v) for row in result["rows"] for v in row["protections"].values())
     lines = [
         f"{result['schedules']} schedules x {result['settings']} protection settings = {result['runs']} runs",

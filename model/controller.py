@@ -45,7 +45,9 @@ from .report import (
     VERSION_BY_NAME,
     WORK_IDENTITY,
     ReportVersion,
+    input_key,
     telling_parts,
+    versions_with_text,
 )
 from .switches import ControllerRules, Fencing, Pins
 
@@ -214,7 +216,7 @@ class Controller:
         """Restore every section whose journal record matches the key; plan to redo the rest."""
         by_name = pin is None
         for step in SECTIONS:
-            key_hash = None if by_name else pin.section_hash(step)
+            key_hash = None if by_name else self.key_for(world, pin, step)
             record = world.records.lookup(step, key_hash, by_name) if world.restore else None
             if record is None:
                 attempt.todo.append(step)
@@ -222,18 +224,23 @@ class Controller:
             attempt.parts[step] = record.part
             attempt.restored += 1
             index = world.records.journal.records.index(record)
+            carried = {
+                "parts": telling_parts([record.part]) or step,
+                "by": "step name" if by_name else "input hash",
+            }
+            # Beyond the article: what else the restored result was computed from, which its key may not name.
+            if also := record.part.also_read:
+                carried["also"] = " ".join(f"{s} {' '.join(versions_with_text(s, h))}" for s, h in also)
             world.emit(
                 attempt.actor,
                 "restore",
                 f"{attempt.name} restores {step} → {record.part.result_id}"
-                + (" (by step name alone)" if by_name else " (same input hash)"),
+                + (" (by step name alone)" if by_name else " (same input hash)")
+                + (f", computed from {carried['also']} too" if also else ""),
                 label=f"{step} restored",
                 step=step,
                 records=[("journal", index)],
-                carries={
-                    "parts": telling_parts([record.part]) or step,
-                    "by": "step name" if by_name else "input hash",
-                },  # fmt: skip
+                carries=carried,
             )
         if attempt.todo and attempt.restored:
             world.emit(attempt.actor, "plan", f"{attempt.name} must redo {', '.join(attempt.todo)}", "plan")
@@ -314,11 +321,21 @@ class Controller:
             return None
         pin = attempt.pin
         for part in candidate.parts:
-            if part.read_hash != pin.section_hash(part.step):
+            # The check compares what the keys name: a step's own section, and any input it declares.
+            declared = world.switches.s1_reads.declares(part.step)
+            read = (part.read_hash, *(h for s, h in part.also_read if s in declared))
+            if read != (pin.section_hash(part.step), *(pin.section_hash(s) for s in declared)):
                 return {"code": "not-from-pin", "step": part.step, "pin": pin.name}
         if self._stale_pin(world, attempt):
             return {"code": "stale-pin", "pin": pin.name, "report": world.report.name}
         return None
+
+    @staticmethod
+    def key_for(world: World, pin: ReportVersion, step: str) -> str:
+        """The input hash a step's journal record must carry to be restored for ``pin``: the hashes of the
+        pinned inputs the step declares (its own section's, and beyond the article any other it names)."""
+        declared = world.switches.s1_reads.declares(step)
+        return input_key(pin.section_hash(step), tuple(pin.section_hash(s) for s in declared))
 
     @staticmethod
     def _stale_pin(world: World, attempt: Attempt) -> bool:

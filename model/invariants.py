@@ -6,6 +6,12 @@ on its first breach a report of the tick, the actor and the records that broke i
 
 "Built entirely from version V" means every part's input text is V's text for that section. Section 1, 3
 and 4 read the same in v1 and v2, so a part computed from either counts for both.
+
+Beyond the article (RULES.md §8.2) a step may read more than its own section. The five invariants judge a
+part by its own section, as the article defines them, so they cannot see that; a sixth,
+``rebuild-differs``, compares each acceptance with what a build from scratch would make. It is judged in
+every run and shown (``shown_invariants``) only where a step reads past its section, so the 864's traces
+and outcomes stay what they were; over the 864 it breaks exactly where ``superseded-accepted`` does.
 """
 
 from __future__ import annotations
@@ -33,6 +39,19 @@ MEANINGS: dict[str, str] = {
     "report version",
 }
 INVARIANT_IDS: tuple[str, ...] = tuple(MEANINGS)
+#: Beyond the article: judged in every run, shown only where a step reads past its own section.
+BEYOND_MEANINGS: dict[str, str] = {
+    "rebuild-differs": "an acceptance was recorded for a digest that differs from what a build from "
+    "scratch of the report version current at that tick would make: a part read some text, its own section "
+    "or another, that is not that version's",
+}
+ALL_MEANINGS = MEANINGS | BEYOND_MEANINGS
+
+
+def shown_invariants(switches) -> tuple[str, ...]:
+    """The invariants a run's trace and outcome report: the article's five, and the sixth where a step
+    reads beyond its own section (a run that can break it while the five hold)."""
+    return INVARIANT_IDS + (tuple(BEYOND_MEANINGS) if switches.s1_reads.also_reads("s1") else ())
 
 
 class Standing(enum.StrEnum):
@@ -56,6 +75,18 @@ def built_from(candidate: Candidate, version: ReportVersion) -> bool:
 
 def stale_parts(candidate: Candidate, version: ReportVersion) -> list[str]:
     return [p.step for p in candidate.parts if p.read_hash != version.section_hash(p.step)]
+
+
+def unlike_scratch(candidate: Candidate, version: ReportVersion) -> list[str]:
+    """The parts a build from scratch of ``version`` would compute differently: each part that read some
+    text, its own section's or another's, that is not ``version``'s. (The model knows what every call
+    read; a real system knows only what the keys name.)"""
+    return [
+        p.step
+        for p in candidate.parts
+        if p.read_hash != version.section_hash(p.step)
+        or any(h != version.section_hash(s) for s, h in p.also_read)
+    ]
 
 
 @dataclass(frozen=True)
@@ -165,6 +196,15 @@ def superseded_accepted(checker: Checker, news: News, world: World) -> Iterator[
             yield Breach("superseded-accepted", news.tick, "controller", (("acceptances", index),), detail)
 
 
+def rebuild_differs(checker: Checker, news: News, world: World) -> Iterator[Breach]:
+    for index, acceptance in news.acceptances:
+        unlike = unlike_scratch(world.candidate_of(acceptance), world.report)
+        if unlike:
+            detail = (f"{acceptance.digest_id} was accepted, but a build of {world.report.name} from scratch "
+                      f"would compute {', '.join(unlike)} from other text")  # fmt: skip
+            yield Breach("rebuild-differs", news.tick, "controller", (("acceptances", index),), detail)
+
+
 def double_acceptance(checker: Checker, news: News, world: World) -> Iterator[Breach]:
     for index, acceptance in news.acceptances:
         candidate = world.candidate_of(acceptance)
@@ -202,5 +242,6 @@ CHECKS: dict[str, Callable[[Checker, News, World], Iterator[Breach]]] = {
     "superseded-accepted": superseded_accepted,
     "double-acceptance": double_acceptance,
     "dependant-misled": dependant_misled,
+    "rebuild-differs": rebuild_differs,
 }
-assert set(CHECKS) == set(INVARIANT_IDS)
+assert set(CHECKS) == set(ALL_MEANINGS)

@@ -61,7 +61,8 @@ class Part:
     """A section summary as computed: its schematic result id and what it was really computed from.
 
     ``read_hash`` is the content hash of the text the model call read. The stores only show it when pins
-    are on; the omniscient checker always knows it.
+    are on; the omniscient checker always knows it. ``also_read`` is what the call read besides its own
+    section, as (section, hash) pairs: nothing in the article's model (RULES.md §8.2).
     """
 
     step: str
@@ -70,6 +71,7 @@ class Part:
     figure: str | None
     attempt: int
     tick: int
+    also_read: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

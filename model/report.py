@@ -97,6 +97,17 @@ VERSIONS_WITH_TEXT = {
 }
 
 
+def versions_with_text(section: str, text_hash: str) -> tuple[str, ...]:
+    """The versions whose ``section`` has exactly this text ("v1", or "v1 v2" when both say it)."""
+    return VERSIONS_WITH_TEXT.get((section, text_hash), ())
+
+
+def input_key(own_hash: str, declared: tuple[str, ...]) -> str:
+    """A step's key: its own section's hash, or, when it declares other inputs too, a hash over all of
+    them (``declared`` holds their hashes, in section order)."""
+    return sha256(own_hash + "".join(declared)) if declared else own_hash
+
+
 def telling_parts(parts) -> str:
     """The parts whose version matters, in words: each part whose input is the text of exactly one
     version, as "s2 v1" ("" when every part reads the same in every version). What a version check

@@ -115,6 +115,24 @@ class FeedKeys(enum.Enum):
         return None if self is FeedKeys.WHOLE_RUN else int(self.value.split("-")[0])
 
 
+class SectionOneReads(enum.Enum):
+    """What section 1's summary reads. The article's model has each summary read only its own section
+    (its §16, assumption 2); past it, the overview also quotes the revenue from section 2, with section 2
+    outside its key (the article's §13.5, an undeclared input) or inside it (the remedy)."""
+
+    OWN_SECTION = "own-section"
+    S2_UNDECLARED = "s2-undeclared"
+    S2_DECLARED = "s2-declared"
+
+    def also_reads(self, step: str) -> tuple[str, ...]:
+        """The sections a step reads besides its own."""
+        return ("s2",) if step == "s1" and self is not SectionOneReads.OWN_SECTION else ()
+
+    def declares(self, step: str) -> tuple[str, ...]:
+        """The sections besides its own that a step's key names."""
+        return self.also_reads(step) if self is SectionOneReads.S2_DECLARED else ()
+
+
 class SwitchError(ValueError):
     """A switch id or value that does not exist; the message names the allowed ones."""
 
@@ -172,6 +190,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("controller", ControllerRules, Role.ADVANCED, "controller rules"),
     Setting(
         "feed_keys", FeedKeys, Role.ADVANCED, "feed's key memory", ("8-ticks", "2-ticks"), assumption=True
+    ),
+    Setting(
+        "s1_reads",
+        SectionOneReads,
+        Role.ADVANCED,
+        "what section 1 reads",
+        ("s2-undeclared", "s2-declared"),
+        assumption=True,
     ),
 )
 SETTING_BY_ID: dict[str, Setting] = {s.id: s for s in SETTINGS}
@@ -236,6 +262,7 @@ class Switches:
     unversioned: Unversioned = Unversioned.FAIL_OPEN
     controller: ControllerRules = ControllerRules.COMPLETED
     feed_keys: FeedKeys = FeedKeys.WHOLE_RUN
+    s1_reads: SectionOneReads = SectionOneReads.OWN_SECTION
 
     def __post_init__(self) -> None:
         # Accept plain string ids too, so Switches(fencing="off") works; anything else is refused by name.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import lifecycles as lc
 from . import schema
-from .invariants import FINISHED_MEANING, INVARIANT_IDS, MEANINGS, Standing
+from .invariants import ALL_MEANINGS, FINISHED_MEANING, Standing, shown_invariants
 from .newsletter import READY_AT
 from .records import PROTECTED_STORES
 from .report import SECTIONS, VERSIONS, VERSIONS_WITH_TEXT, WORK_IDENTITY, revenue_figure, short
@@ -230,7 +230,7 @@ def frame_of(world: World, records: dict, moves: list) -> dict:
         },
         "invariants": {
             i: (Standing.BROKEN if i in breaches and breaches[i] <= tick else Standing.HELD)
-            for i in INVARIANT_IDS
+            for i in shown_invariants(world.switches)
         },
     }
 
@@ -264,11 +264,11 @@ def trace_dict(run: Run) -> dict:
         "invariants": [
             {
                 "id": i,
-                "meaning": MEANINGS[i],
+                "meaning": ALL_MEANINGS[i],
                 "held": i not in checker.first,
                 "breach": checker.first[i].to_dict() if i in checker.first else None,
             }
-            for i in INVARIANT_IDS
+            for i in shown_invariants(run.switches)
         ],
         "finished_meaning": FINISHED_MEANING,
         "end_tick": run.end_tick,
@@ -308,13 +308,14 @@ def validate(data: Any) -> dict:
         except SwitchError as error:
             raise TraceError(f"trace.schedule: {error}") from None
     _check_machines(data["machines"])
-    if [i["id"] for i in data["invariants"]] != list(INVARIANT_IDS):
-        raise TraceError(f"trace.invariants: expected one report for each of {', '.join(INVARIANT_IDS)}")
+    shown = shown_invariants(Switches.from_mapping(data["switches"]))
+    if [i["id"] for i in data["invariants"]] != list(shown):
+        raise TraceError(f"trace.invariants: expected one report for each of {', '.join(shown)}")
     ticks = data["ticks"]
     if not ticks:
         raise TraceError("trace.ticks: a trace has at least one tick")
     for n, frame in enumerate(ticks):
-        _check_frame(frame, n, data["machines"])
+        _check_frame(frame, n, data["machines"], shown)
     if data["end_tick"] != len(ticks) - 1:
         raise TraceError(f"trace.end_tick: expected {len(ticks) - 1}, got {data['end_tick']}")
     return data
@@ -329,7 +330,7 @@ def _check_machines(machines: list[dict]) -> None:
                 raise TraceError(f"trace.machines.{m['name']}: a transition names an undeclared state")
 
 
-def _check_frame(frame: dict, n: int, machines: list[dict]) -> None:
+def _check_frame(frame: dict, n: int, machines: list[dict], shown: tuple[str, ...]) -> None:
     where = f"trace.ticks[{n}]"
     if frame["tick"] != n:
         raise TraceError(f"{where}.tick: expected {n}, got {frame['tick']}")
@@ -351,7 +352,7 @@ def _check_frame(frame: dict, n: int, machines: list[dict]) -> None:
     for event in frame["events"]:
         if not LANE.fullmatch(event["lane"]):
             raise TraceError(f"{where}.events: {event['lane'][:60]!r} is not a lane of the timeline")
-    for inv in INVARIANT_IDS:
+    for inv in shown:
         if frame["invariants"].get(inv) not in tuple(Standing):
             raise TraceError(f"{where}.invariants.{inv}: expected 'held' or 'broken'")
 

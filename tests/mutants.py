@@ -121,7 +121,7 @@ MUTANTS = (
     Mutant(
         "journal-skips-the-input-hash",
         "model/attempt.py",
-        "input_hash=part.read_hash if world.switches.pins is Pins.ON else None,",
+        "input_hash=self._key_of(world, part) if world.switches.pins is Pins.ON else None,",
         "input_hash=None,",
     ),
     Mutant("bound-ignored", "model/simulation.py", "\n    world.stopped_at_limit = True\n", "\n"),

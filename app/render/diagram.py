@@ -111,6 +111,7 @@ def _fields(event: dict, keys: dict[str, str]) -> dict[str, str]:
             "record": _from(parts) if own else record,
             "parts": f"· {_from(parts)}" if parts and not own else "",
             "part": _from(parts),
+            "also_from": _from(carried.get("also", "")),
             "pinned": "no pin" if pin == "none" else f"pin {pin}",
             "recorded": "with no version" if pin == "none" else f"for {pin}",
             "label": event["label"],
@@ -132,7 +133,13 @@ def reason_words(event: dict) -> str:
 
 def words(kind: str, event: dict, keys: dict[str, str]) -> str:
     """An event's line, from content/diagram.md and what the event carried."""
-    template = sections("diagram").get(kind, "{label}")
+    said = sections("diagram")
+    # Beyond the article (RULES.md §8.2): a call that read past its section, or a result restored that did.
+    if "in_key" in event["carries"]:
+        kind = f"{kind} {'declared' if event['carries']['in_key'] == 'yes' else 'undeclared'}"
+    elif kind == "restore" and "also" in event["carries"]:
+        kind = "restore also"
+    template = said.get(kind, "{label}")
     return " ".join(template.format(**_fields(event, keys)).split())
 
 
@@ -657,6 +664,7 @@ def _context(frame: dict) -> dict[str, str]:
         "suspect": suspect,
         "restored": ", ".join(restored) or "nothing",
         "accepted_for": accepted_for,
+        "report_figure": frame["report_figure"] or "",
     }
 
 
@@ -666,13 +674,18 @@ def _telling(event: dict) -> tuple[int, int]:
     stale one) comes first."""
     by_name = event["kind"] == "restore" and event["carries"].get("by") == "step name"
     stale = by_name and " " in event["carries"].get("parts", "")  # "s2 v1": the version matters
-    return CAPTION_ORDER.index("restore by name" if by_name else event["kind"]), 0 if stale else 1
+    # Beyond the article: a result restored by a key that does not name all it read is as telling.
+    unsound = event["kind"] == "restore" and "also" in event["carries"]
+    return CAPTION_ORDER.index("restore by name" if by_name or unsound else event["kind"]), 0 if stale else 1
 
 
 def _section(event: dict, frame: dict, trace: dict) -> str:
     kinds = {e["kind"] for e in frame["events"]}
     if event["kind"] == "restore":
-        return "restore step name" if event["carries"].get("by") == "step name" else "restore input hash"
+        if event["carries"].get("by") == "step name":
+            return "restore step name"
+        # Beyond the article: restored by a key that does not name everything the result read.
+        return "restore input hash also" if "also" in event["carries"] else "restore input hash"
     if event["kind"] == "admission":
         if event["label"] == "admit #1":
             return "admission first"
@@ -695,7 +708,11 @@ def _section(event: dict, frame: dict, trace: dict) -> str:
             a["digest"] == frame["newsletter"]["digest"] and a["version"] == frame["report"]
             for a in frame["records"]["acceptances"]
         )
+        if current and frame["newsletter"]["quote"] != frame["report_figure"]:
+            return "newsletter-start misquoted"  # beyond the article (§8.2): accepted, and still wrong
         return "newsletter-start" if current else "newsletter-start other"
+    if event["kind"] == "model-call" and "in_key" in event["carries"]:  # beyond the article: §8.2
+        return "model-call declared" if event["carries"]["in_key"] == "yes" else "model-call undeclared"
     if event["kind"] == "model-call":
         journaled = any(e["actor"] == "journal" and e["lane"] == event["lane"] for e in frame["events"])
         if journaled:

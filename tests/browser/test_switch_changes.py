@@ -167,3 +167,29 @@ def test_a_chapter_outside_the_article_says_what_the_feed_forgot(explainer):
     explainer.wait_tick(14)
     expect(page.locator(".tick-caption").first).to_contain_text("the feed has forgotten it")
     expect(page.locator(".badge-duplicate-effect").first).to_contain_text("broken")
+
+
+def test_a_chapter_outside_the_article_shows_the_undeclared_input_and_the_sixth_check(explainer):
+    """The served app's chapter of the overview that reads section 2 outside its key (RULES.md §8.2): the
+    restore says what its key did not name, the acceptance breaks only the sixth badge, and the
+    newsletter's tick says the accepted digest is wrong."""
+    explainer.open("?preset=undeclared-input&tick=5")
+    page = explainer.page
+    expect(page.locator(".presets.outside button.preset-undeclared-input")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator(".tick-caption").first).to_contain_text("the summary also read s2 from v1")
+    expect(page.locator(".diagram-figure").first).to_contain_text("it read s2 from v1")  # the line wraps
+    explainer.open("?preset=undeclared-input&tick=10")
+    expect(page.locator(".tick-caption").first).to_contain_text("a build of v2 from scratch would differ")
+    expect(page.locator(".badge-rebuild-differs").first).to_contain_text("broken")
+    for five in (
+        "duplicate-effect",
+        "stale-write",
+        "superseded-accepted",
+        "dependant-misled",
+        "double-acceptance",
+    ):
+        expect(page.locator(f".badge-{five}").first).to_contain_text("held")
+    explainer.open("?preset=undeclared-input&tick=12")
+    expect(page.locator(".tick-caption").first).to_contain_text("Every record calls this digest dependable")

@@ -77,3 +77,85 @@ def test_the_trace_shows_the_feeds_keys_as_they_are_at_each_tick():
     assert frames[13]["records"]["feed_keys"] == []
     assert [r["post"] for r in frames[14]["records"]["feed_keys"]] == [2]
     assert [e["kind"] for e in frames[13]["events"] if e["actor"] == "feed"] == ["key-forgotten"]
+
+
+# --- §8.2: a step reads an undeclared input --------------------------------------------------------
+
+
+def _first(switches: Switches) -> dict:
+    return run(switches, recording=False).world.checker.first
+
+
+def test_the_sixth_check_sees_what_the_five_cannot():
+    """Main schedule: #2 restores s1 by a key that names s1 alone, though s1 also read s2 of v1; the digest
+    accepted for v2 quotes v1's figure. None of the article's five breaks; the sixth does, at the
+    acceptance. Declared, the key changes with s2, s1 is redone, and the digest quotes v2's figure."""
+    undeclared = run(Switches(s1_reads="s2-undeclared"))
+    outcome = undeclared.outcome()
+    assert outcome.invariants_broken == ["rebuild-differs"]
+    accepted_at = outcome.first_accepted_current_at
+    assert undeclared.world.checker.first["rebuild-differs"].tick == accepted_at
+    report_figure = trace_dict(undeclared)["ticks"][-1]["report_figure"]
+    assert outcome.newsletter_quote != report_figure  # the old figure, in a digest accepted for the new text
+    declared = run(Switches(s1_reads="s2-declared")).outcome()
+    assert declared.invariants_broken == [] and declared.newsletter_quote == report_figure
+    assert declared.steps_restored == outcome.steps_restored - 1  # s1 is redone, not restored
+
+
+def test_the_smallest_undeclared_run_holds_once_the_input_is_declared():
+    schedule = smallest({"s1_reads": "s2-undeclared"}, "rebuild-differs")
+    broken = run(Switches(**ARTICLE, s1_reads="s2-undeclared"), schedule=schedule).outcome().invariants_broken
+    assert broken == ["rebuild-differs"]
+    held = run(Switches(**ARTICLE, s1_reads="s2-declared"), schedule=schedule).outcome().invariants_broken
+    assert held == []
+
+
+def test_over_the_864_the_sixth_breaks_where_superseded_accepted_does_and_beyond_only_where_undeclared():
+    """Judged in every run (shown only past the article): with no step reading past its section, or with
+    the extra input declared, it breaks in exactly the runs where *Nothing superseded accepted* breaks;
+    undeclared, in those and in more."""
+    more = 0
+    for switches in all_switches():
+        for reads in ("own-section", "s2-declared", "s2-undeclared"):
+            first = _first(switches.replace(s1_reads=reads))
+            sixth, superseded = "rebuild-differs" in first, "superseded-accepted" in first
+            if reads == "s2-undeclared":
+                assert sixth or not superseded, switches
+                more += sixth and not superseded
+            else:
+                assert sixth == superseded, (switches, reads)
+    assert more > 0
+
+
+def test_the_sixth_is_shown_only_where_a_step_reads_past_its_section():
+    ids = [i["id"] for i in trace_dict(run(Switches()))["invariants"]]
+    assert "rebuild-differs" not in ids and len(ids) == 5
+    for reads in ("s2-undeclared", "s2-declared"):
+        trace = trace_dict(run(Switches(s1_reads=reads)))
+        assert [i["id"] for i in trace["invariants"]][-1] == "rebuild-differs"
+        assert "rebuild-differs" in trace["ticks"][0]["invariants"]
+    # A superseded acceptance in the 864 breaks the sixth too, but the 864's outcomes do not list it.
+    assert run(Switches(pins="off")).outcome().invariants_broken == [
+        "dependant-misled",
+        "superseded-accepted",
+    ]
+
+
+def test_a_call_and_a_restore_say_what_they_read_past_the_key():
+    events = [
+        (frame["tick"], e["kind"], e["carries"])
+        for frame in trace_dict(run(Switches(s1_reads="s2-undeclared")))["ticks"]
+        for e in frame["events"]
+        if e.get("step") == "s1" and e["kind"] in ("model-call", "restore")
+    ]
+    (_, _, call), (_, _, restore) = events
+    assert call["also"] == "s2" and call["in_key"] == "no"
+    assert restore["also"] == "s2 v1" and restore["by"] == "input hash"
+    declared = trace_dict(run(Switches(s1_reads="s2-declared")))
+    calls = [
+        e
+        for f in declared["ticks"]
+        for e in f["events"]
+        if e.get("step") == "s1" and e["kind"] == "model-call"
+    ]
+    assert [c["carries"]["in_key"] for c in calls] == ["yes", "yes"]  # #1's, and #2's redone

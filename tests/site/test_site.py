@@ -353,6 +353,26 @@ def test_a_chapter_outside_the_article_shows_what_was_forgotten_at_its_key_tick(
     assert page.outside_requests == []
 
 
+@pytest.mark.browser
+def test_the_undeclared_input_chapter_breaks_only_the_sixth_check_on_the_light_page(offline_page, site_url):
+    """The overview that reads section 2 outside its key (RULES.md §8.2), on the light page: the restore's
+    tick says what the key did not name, and the acceptance's tick breaks the sixth badge alone, before
+    and with Python."""
+    page = offline_page
+    page.goto(f"{site_url}/index.html?preset=undeclared-input&tick=5")
+    outside = page.locator("#part-header .presets.outside")
+    expect(outside.locator("button.preset-undeclared-input")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#part-figure .tick-caption")).to_contain_text("the summary also read s2 from v1")
+    page.goto(f"{site_url}/index.html?preset=undeclared-input&tick=10")
+    caption = page.locator("#part-figure .tick-caption")
+    expect(caption).to_contain_text("a build of v2 from scratch would differ")
+    expect(page.locator("#part-player")).to_contain_text("Same as a fresh build: broken at t10")
+    expect(page.locator("#part-player")).to_contain_text("Nothing superseded accepted: held")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(caption).to_contain_text("a build of v2 from scratch would differ")
+    assert page.outside_requests == []
+
+
 def heading_of(preset: str) -> str:
     """The chapter's title, as content/presets.md writes it in bold."""
     return re.match(r"\*\*(.+?)\*\*", text("presets", preset)).group(1)
