@@ -71,15 +71,18 @@ def switches_html(values: dict[str, str], advanced_open: bool, replaced: frozens
 
 
 def presets_html(names: list[str], active: str | None, beyond: tuple[str, ...] = ()) -> str:
-    """The chapters' buttons: the article's, with Reset, then, as a group of their own with its name,
-    those of ``beyond``, the chapters outside the article. One row where it fits (a projector's screen
-    has no line to spare), wrapping where it does not."""
+    """The chapters' buttons: the article's, with Reset, then those of ``beyond``, the chapters outside the
+    article, folded behind one button that names the one on show (four more buttons would take a second
+    line, which the first screen at 1280 by 800 has no room for). One row where it fits, wrapping where it
+    does not; opened, the folded chapters follow on the row, and a redraw folds them again."""
     inside = [n for n in names if n not in beyond]
     outside = [n for n in names if n in beyond]
+    named = f": {title_and_body(text('presets', active))[0]}" if active in outside else ""
     extra = (
-        f'<span class="presets outside" role="group" aria-label="{escape(heading("outside"))}">'
-        f'<span class="presets-label">{escape(heading("outside"))}:</span>'
-        f"{_preset_buttons(outside, active, reset=False)}</span>"
+        f'<details class="presets outside">'
+        f'<summary class="presets-label">{escape(heading("outside"))}{escape(named)}</summary>'
+        f'<span class="outside-chapters" role="group" aria-label="{escape(heading("outside"))}">'
+        f"{_preset_buttons(outside, active, reset=False)}</span></details>"
         if outside
         else ""
     )
