@@ -40,9 +40,11 @@ PRESETS: dict[str, dict[str, str]] = {
     # Outside the article: an assumption of its model switched off (RULES.md §8), on the main schedule.
     "forgotten-key": {"feed_keys": "2-ticks"},
     "undeclared-input": {"s1_reads": "s2-undeclared"},
+    "controller-restart": {"controller_restart": "at-t4-in-memory"},
+    "records-lost": {"records_lost": "all-at-t12"},
 }
 #: The chapters past the article's edge, shown on a row of their own.
-OUTSIDE_ARTICLE = ("forgotten-key", "undeclared-input")
+OUTSIDE_ARTICLE = ("forgotten-key", "undeclared-input", "controller-restart", "records-lost")
 #: A schedule param is an override: "" keeps the value the switches give (the article's schedule); any
 #: other value replaces it, as the command line's schedule flags do.
 AS_SWITCHES = ""

@@ -49,7 +49,7 @@ from .report import (
     telling_parts,
     versions_with_text,
 )
-from .switches import ControllerRules, Fencing, Pins
+from .switches import ControllerRestart, ControllerRules, Fencing, Pins
 
 if TYPE_CHECKING:
     from .records import Candidate
@@ -74,18 +74,53 @@ class Controller:
     def __init__(self) -> None:
         self.owner: Attempt | None = None
         self.rebuild_due = False
+        # Beyond the article (RULES.md §8.3): after a restart that lost its attempt records, the controller
+        # knows only the attempts numbered from here; it admits a first one again at its next step.
+        self.known_from = 1
+        self.admit_due = False
+        self.restarted_at: int | None = None
+
+    def restart(self, world: World) -> None:
+        """The controller restarts (beyond the article) and loses what it held in memory: its owner, its
+        heartbeat counts and a rebuild it meant to admit. With the epoch and the attempt records durable it
+        reads them back and only watches its attempts afresh; with them in memory it counts the epoch
+        from the first token again, publishes it, and admits a first attempt as at t0."""
+        durable = world.switches.controller_restart is ControllerRestart.DURABLE
+        self.restarted_at = world.tick
+        for attempt in world.attempts:
+            attempt.missed = 0
+        if durable:
+            self.owner = world.attempts[-1] if world.attempts else None
+            text = (f"restarts: reads back owner epoch {world.records.epoch.value} and the attempt records, "
+                    "and watches every attempt afresh")  # fmt: skip
+            world.emit(ACTOR, "controller-restarted", text, "restarts", reason={"code": "durable"})
+            return
+        self.owner, self.rebuild_due = None, False
+        self.known_from = len(world.attempts) + 1
+        self.admit_due = True
+        world.records.epoch.value = FIRST_TOKEN
+        text = (f"restarts with nothing: its epoch and attempt records were in memory; it publishes owner "
+                f"epoch {FIRST_TOKEN} again")  # fmt: skip
+        world.emit(ACTOR, "controller-restarted", text, "restarts", reason={"code": "in-memory"},
+                   carries={"epoch": str(FIRST_TOKEN)})  # fmt: skip
+
+    def _knows(self, attempt: Attempt) -> bool:
+        return attempt.number >= self.known_from
 
     # --- phase 4 of every tick ---------------------------------------------------------------------
 
     def act(self, world: World) -> None:
-        if world.tick == 0:
+        if world.tick == 0 or self.admit_due:
+            self.admit_due = False
             self._admit(world, None)
             return
         for attempt in world.attempts:
+            if not self._knows(attempt):
+                continue  # lost with the attempt records in a restart (beyond the article)
             if world.lifecycles.state("attempt", attempt.name) is not lc.AttemptState.RUNNING:
                 continue
-            if attempt.admitted_at == world.tick or attempt.last_heartbeat == world.tick:
-                attempt.missed = 0
+            if world.tick in (attempt.admitted_at, attempt.last_heartbeat, self.restarted_at):
+                attempt.missed = 0  # a restarted controller starts counting from its restart
                 continue
             attempt.missed += 1
             tolerated = world.schedule.missed_heartbeats_tolerated()
@@ -121,10 +156,11 @@ class Controller:
 
     def may_act_after(self, world: World) -> bool:
         """Whether the controller still has something to do (a suspicion to raise, a rebuild to admit)."""
-        if self.rebuild_due:
+        if self.rebuild_due or self.admit_due:
             return True
         return any(
-            world.lifecycles.state("attempt", a.name) is lc.AttemptState.RUNNING
+            self._knows(a)
+            and world.lifecycles.state("attempt", a.name) is lc.AttemptState.RUNNING
             and not a.can_act(world.tick + 1)
             for a in world.attempts
         )
@@ -133,7 +169,7 @@ class Controller:
 
     def _admit(self, world: World, predecessor: Attempt | None, rebuild: bool = False) -> None:
         records = world.records
-        if world.attempts:
+        if any(map(self._knows, world.attempts)):  # the first attempt it knows of takes the epoch as it is
             records.epoch.value += 1
             world.emit(
                 ACTOR, "epoch", f"publishes owner epoch {records.epoch.value}", f"epoch {records.epoch.value}"
@@ -201,7 +237,8 @@ class Controller:
             predecessor.purpose is Purpose.FINISH_EFFECT
             and world.switches.controller is ControllerRules.COMPLETED
         ):
-            return next(a for a in acceptances if a.digest_id == predecessor.announcement)
+            # None when the acceptance log lost it (beyond the article, §8.4): nothing says it was accepted.
+            return next((a for a in acceptances if a.digest_id == predecessor.announcement), None)
         if predecessor.candidate is None:
             return None
         for acceptance in acceptances:

@@ -184,6 +184,8 @@ def stale_write(checker: Checker, news: News, world: World) -> Iterator[Breach]:
     for stale in news.stale_writes:
         where = tuple((stale.store, index) for index in stale.indices)
         detail = f"the {stale.store} applied a write carrying token {stale.token} under epoch {stale.epoch}"
+        if stale.token >= stale.epoch:  # beyond the article (RULES.md §8.3): a token given out twice
+            detail += f" from #{stale.attempt}, which no longer owns the work"
         yield Breach("stale-write", news.tick, f"attempt #{stale.attempt}", where, detail)
 
 

@@ -51,6 +51,10 @@ def world_phase(world: World) -> None:
                 instance = world.artifact_instance(world.candidate_of(acceptance))
                 world.lifecycles.move("artifact", instance, lc.Happening.INPUT_SUPERSEDED, world.tick)
         world.controller.note_correction(world)
+    if world.switches.controller_restart.tick == world.tick:  # beyond the article: RULES.md §8.3
+        world.controller.restart(world)
+    if world.switches.records_lost.tick == world.tick:  # beyond the article: RULES.md §8.4
+        world.lose_records(world.switches.records_lost.stores)
     if (kept_for := world.switches.feed_keys.ticks) is not None:  # beyond the article: RULES.md §8.1
         for r in world.feed.forget(world.tick, kept_for):
             words = f"forgets the key {r.key}, kept {kept_for} ticks"

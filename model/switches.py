@@ -133,6 +133,44 @@ class SectionOneReads(enum.Enum):
         return self.also_reads(step) if self is SectionOneReads.S2_DECLARED else ()
 
 
+class ControllerRestart(enum.Enum):
+    """Whether the controller restarts. The article's never fails and keeps its records on reliable storage
+    (its §16, assumption 9, and §13.9); past it, the controller restarts at t4 and loses what it holds in
+    memory, with the owner epoch and the attempt records durable (the remedy) or in memory with the rest."""
+
+    NEVER = "never"
+    DURABLE = "at-t4-durable"
+    IN_MEMORY = "at-t4-in-memory"
+
+    @property
+    def tick(self) -> int | None:
+        """The tick at whose start the controller restarts; None: it never does."""
+        return None if self is ControllerRestart.NEVER else 4
+
+
+class RecordsLost(enum.Enum):
+    """Whether durable records are lost. The article assumes stable storage (its §13.10: durable work is
+    only as durable as its records); past it, the journal is lost at t4 or t12, or at t12 the journal,
+    the acceptance log and the effect records together."""
+
+    NEVER = "never"
+    JOURNAL_AT_T4 = "journal-at-t4"
+    JOURNAL_AT_T12 = "journal-at-t12"
+    ALL_AT_T12 = "all-at-t12"
+
+    @property
+    def tick(self) -> int | None:
+        """The tick at whose start the records are lost; None: they never are."""
+        return None if self is RecordsLost.NEVER else int(self.value.rsplit("-t", 1)[1])
+
+    @property
+    def stores(self) -> tuple[str, ...]:
+        """The protected stores whose records are lost."""
+        if self is RecordsLost.ALL_AT_T12:
+            return ("journal", "acceptances", "effects")
+        return () if self is RecordsLost.NEVER else ("journal",)
+
+
 class SwitchError(ValueError):
     """A switch id or value that does not exist; the message names the allowed ones."""
 
@@ -190,6 +228,22 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("controller", ControllerRules, Role.ADVANCED, "controller rules"),
     Setting(
         "feed_keys", FeedKeys, Role.ADVANCED, "feed's key memory", ("8-ticks", "2-ticks"), assumption=True
+    ),
+    Setting(
+        "controller_restart",
+        ControllerRestart,
+        Role.ADVANCED,
+        "controller restart",
+        ("at-t4-durable", "at-t4-in-memory"),
+        assumption=True,
+    ),
+    Setting(
+        "records_lost",
+        RecordsLost,
+        Role.ADVANCED,
+        "records lost",
+        ("journal-at-t4", "journal-at-t12", "all-at-t12"),
+        assumption=True,
     ),
     Setting(
         "s1_reads",
@@ -262,6 +316,8 @@ class Switches:
     unversioned: Unversioned = Unversioned.FAIL_OPEN
     controller: ControllerRules = ControllerRules.COMPLETED
     feed_keys: FeedKeys = FeedKeys.WHOLE_RUN
+    controller_restart: ControllerRestart = ControllerRestart.NEVER
+    records_lost: RecordsLost = RecordsLost.NEVER
     s1_reads: SectionOneReads = SectionOneReads.OWN_SECTION
 
     def __post_init__(self) -> None:

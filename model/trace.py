@@ -284,7 +284,7 @@ def dumps(data: Any, indent: int | None = None) -> str:
 
 # --- reading a trace back --------------------------------------------------------------------------
 
-LANE = re.compile(r"(report|controller|feed|newsletter|attempt #\d{1,6})")
+LANE = re.compile(r"(report|controller|feed|newsletter|stores|attempt #\d{1,6})")  # stores: §8.4
 
 
 def validate(data: Any) -> dict:

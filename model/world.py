@@ -43,6 +43,10 @@ def _record_words(store: str, written: tuple) -> str:
     }.get(store, store)
 
 
+#: A lost record, in words (one of them; an "s" is added for more).
+LOST_WORDS = {"journal": "journal record", "acceptances": "acceptance", "effects": "effect record"}
+
+
 @dataclass(frozen=True)
 class StaleWrite:
     """One write a protected store applied although its token was older than the epoch (fencing off).
@@ -204,6 +208,25 @@ class World:
         self.poster_died = True
         return True
 
+    def lose_records(self, stores: tuple[str, ...]) -> None:
+        """Beyond the article (RULES.md §8.4): these stores' records vanish, as if their storage failed.
+        Each store gets a new, empty list (a list that only grows is what a frozen state and a trace's
+        frames may count on; a new one is simply new). The feed, outside, keeps what it applied."""
+        lost = []
+        for name in stores:
+            store = self.records.store(name)
+            if store.records:
+                lost.append(
+                    f"{len(store.records)} {LOST_WORDS[name]}{'' if len(store.records) == 1 else 's'}"
+                )
+            store.records = []
+        said = ", ".join(lost) or "nothing yet"
+        actor = "journal" if stores == ("journal",) else "stores"
+        code = "journal" if actor == "journal" else "all"
+        text = f"loses its records: {said}"
+        self.emit(actor, "records-lost", text, "records lost", lane="stores", carries={"lost": said},
+                  reason={"code": code})  # fmt: skip
+
     def answer(self, attempt: Attempt, request: Request):
         """An attempt's request, answered by the one it is addressed to: a write by its store (whether it
         was applied), a request for acceptance by the controller (a ``Verdict``), a post by the external
@@ -229,9 +252,13 @@ class World:
         records = self.records.store(store).records
         epoch = self.records.epoch.value
         where = tuple((store, i) for i in range(len(records) - n, len(records)))
+        # Stale is judged by who owns the work, which the model knows: the attempt admitted last. A token
+        # older than the epoch is the only way to be stale in the article's model; past it, a controller
+        # that restarted without its epoch can give the owner a token an older attempt holds (§8.3).
+        reissued = result.applied and not result.stale and attempt is not self.attempts[-1]
         if not result.applied:
             self.stale_rejected += 1
-        elif result.stale:
+        elif result.stale or reissued:
             indices = tuple(index for _, index in where)
             self.stale_applied.append(
                 StaleWrite(self.tick, attempt.number, store, indices, attempt.token, epoch)
@@ -244,10 +271,13 @@ class World:
         if not result.applied:
             text = f"rejects {attempt.name}'s write ({what}): token {attempt.token} < epoch {epoch}"
             self.emit(store, "write-rejected", text, "rejected", attempt.actor, carries=carries)
-        elif result.stale:
+        elif result.stale or reissued:
             text = (
                 f"applies {attempt.name}'s write ({what}) carrying token {attempt.token} under epoch {epoch}"
             )
+            owner = self.attempts[-1]
+            if reissued:
+                text += f", though {owner.name} now owns the work with that token"
             self.emit(
                 store,
                 "stale-write-applied",
@@ -256,6 +286,7 @@ class World:
                 attempt.actor,
                 records=where,
                 carries=carries,
+                reason={"code": "token-reissued", "owner": owner.name} if reissued else None,
             )
         elif n:
             text = f"records {what} (token {attempt.token})"

@@ -45,7 +45,17 @@ MARK_OF_KIND = {
     **dict.fromkeys(("accepted", "confirmed", "done"), "accepted"),
     **dict.fromkeys(("post-applied", "post-repeat"), "posted"),
     **dict.fromkeys(
-        ("call-started", "went-silent", "heartbeat-missed", "unknown", "died", "stalled", "key-forgotten"),
+        (
+            "call-started",
+            "went-silent",
+            "heartbeat-missed",
+            "unknown",
+            "died",
+            "stalled",
+            "key-forgotten",
+            "controller-restarted",
+            "records-lost",
+        ),  # a restart is a silence of the controller's own (beyond the article)
         "silent",
     ),
     "write": "saved",
@@ -139,8 +149,17 @@ def words(kind: str, event: dict, keys: dict[str, str]) -> str:
         kind = f"{kind} {'declared' if event['carries']['in_key'] == 'yes' else 'undeclared'}"
     elif kind == "restore" and "also" in event["carries"]:
         kind = "restore also"
+    fields = _fields(event, keys)
+    if kind in REASONED and event.get("reason"):  # beyond the article (§8.3): said by what happened
+        fields |= event["reason"]
+        kind = f"{kind} {event['reason']['code']}"
     template = said.get(kind, "{label}")
-    return " ".join(template.format(**_fields(event, keys)).split())
+    return " ".join(template.format(**fields).split())
+
+
+#: Events whose line depends on their reason's code (past the article: how a controller restarted, and a
+#: stale write under a token given out twice).
+REASONED = ("controller-restarted", "stale-write-applied")
 
 
 def _from(parts: str) -> str:
@@ -177,7 +196,12 @@ def _plans(frame: dict) -> bool:
     return any(e["kind"] in ("plan", "restore") for e in frame["events"])
 
 
-def journal_items(frame: dict) -> list[Item]:
+def lost_at(trace: dict) -> int | None:
+    """The tick the run's records were lost at (beyond the article, RULES.md §8.4), if they were."""
+    return next((f["tick"] for f in trace["ticks"] for e in f["events"] if e["kind"] == "records-lost"), None)
+
+
+def journal_items(frame: dict, lost_at: int | None = None) -> list[Item]:
     """The journal's row at this tick: each step's latest record as the tick leaves it ("s2 · v1 · 41": the
     step, the versions whose input it was computed from, the token that wrote it; the model knows the
     versions even where a record carries no input hash, and the row's name says when they carry none), two
@@ -185,7 +209,9 @@ def journal_items(frame: dict) -> list[Item]:
     decision the journal exists for, drawn where the records are."""
     said = sections("diagram")
     written = frame["records"]["journal"]
-    if not written:
+    if not written:  # never written yet, or (beyond the article, §8.4) lost at ``lost_at``
+        if lost_at is not None and lost_at <= frame["tick"]:
+            return [Item(JOURNAL, "silent", said["journal lost"].format(tick=lost_at))]
         return [Item(JOURNAL, "", said["journal empty"])]
     latest = {r["step"]: n for n, r in enumerate(written)}
     # A step done again replaces the older record in what a successor would find (the name counts all).
@@ -323,7 +349,7 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
 
     def tick_items(frame: dict, keys: dict, breaches: dict) -> tuple[list[Item], list]:
         items, messages = items_of(frame, keys, breaches)
-        return items + (journal_items(frame) if not large or _plans(frame) else []), messages
+        return items + (journal_items(frame, lost_at(trace)) if not large or _plans(frame) else []), messages
 
     def grow(items: list[Item]) -> None:  # each row at least as tall as these lines need
         for lane in lanes:
@@ -600,9 +626,10 @@ def legend_html(brief: bool = False) -> str:
 #: Which event a tick's caption is about, most telling first (content/ticks.md has one sentence each).
 CAPTION_ORDER = (
     "stale-write-applied", "write-rejected", "refused", "accepted", "post-repeat", "post-applied",
-    "post-rejected", "died", "key-forgotten", "confirmed", "done", "newsletter-start", "restore by name",
-    "admission", "unknown", "restore", "report-corrected", "woke", "call-started", "went-silent", "stalled",
-    "heartbeat-missed", "fenced", "assemble", "intent", "model-call", "stopped", "newsletter-wait",
+    "post-rejected", "controller-restarted", "records-lost", "died", "key-forgotten", "confirmed", "done",
+    "newsletter-start", "restore by name", "admission", "unknown", "restore", "report-corrected", "woke",
+    "call-started", "went-silent", "stalled", "heartbeat-missed", "fenced", "assemble", "intent",
+    "model-call", "stopped", "newsletter-wait",
 )  # fmt: skip
 
 
@@ -626,6 +653,9 @@ def tick_caption(trace: dict, tick: int) -> str:
     section = f"breach {broken[0]}" if broken else _section(top, frame, trace)
     if section == "breach duplicate-effect" and top["reason"].get("code") == "key-forgotten":
         section += " forgotten"  # beyond the article: the key was sent, but the feed no longer had it
+    if section == "breach stale-write" and top["reason"].get("code") == "token-reissued":
+        section += " reissued"  # beyond the article: the token was given out twice
+        fields |= top["reason"]
     said = [sections("ticks")[section].format(**fields)]
     named = {top["kind"], *COVERS.get(section, ())}
     for event in frame["events"]:
@@ -640,6 +670,7 @@ def tick_caption(trace: dict, tick: int) -> str:
 COVERS = {
     "write-rejected": ("fenced",),
     "breach stale-write": ("stale-write-applied",),
+    "breach stale-write reissued": ("stale-write-applied",),
     "breach superseded-accepted": ("accepted",),
     "breach double-acceptance": ("accepted",),
     "breach dependant-misled": ("newsletter-start",),
@@ -681,6 +712,8 @@ def _telling(event: dict) -> tuple[int, int]:
 
 def _section(event: dict, frame: dict, trace: dict) -> str:
     kinds = {e["kind"] for e in frame["events"]}
+    if event["kind"] in ("controller-restarted", "records-lost"):  # beyond the article: §8.3, §8.4
+        return f"{event['kind']} {event['reason']['code']}"
     if event["kind"] == "restore":
         if event["carries"].get("by") == "step name":
             return "restore step name"
@@ -759,9 +792,9 @@ def diagram_html(
 
 
 #: The events that make a tick a key moment, in the order a tick's moments are named.
-MOMENT_KINDS = ("stale-write-applied", "call-started", "went-silent", "stalled", "report-corrected",
-                "unknown", "fenced", "accepted", "died", "key-forgotten", "newsletter-start",
-                "confirmed")  # fmt: skip
+MOMENT_KINDS = ("stale-write-applied", "controller-restarted", "records-lost", "call-started", "went-silent",
+                "stalled", "report-corrected", "unknown", "fenced", "accepted", "died", "key-forgotten",
+                "newsletter-start", "confirmed")  # fmt: skip
 
 
 def key_moments(trace: dict, parts_at: int | None = None) -> list[tuple[int, str, str]]:

@@ -35,6 +35,8 @@ CHAPTER_BREAKS = {
     "all-off": {"stale-write", "superseded-accepted"},
     "forgotten-key": {"duplicate-effect"},  # outside the article: the feed forgets keys after two ticks
     "undeclared-input": {"rebuild-differs"},  # outside the article: the sixth check, and none of the five
+    "controller-restart": {"stale-write"},  # outside the article: a token given out twice, fencing on
+    "records-lost": {"double-acceptance"},  # outside the article: the records that said it was done, lost
 }
 
 
@@ -51,6 +53,8 @@ def test_each_chapter_names_what_the_model_breaks(name):
         "all-off",
         "forgotten-key",
         "undeclared-input",
+        "controller-restart",
+        "records-lost",
     ):  # they name the badges
         for invariant in CHAPTER_BREAKS[name]:
             assert titles("invariants")[invariant] in words, (name, invariant)
@@ -64,6 +68,8 @@ def test_each_chapter_names_what_the_model_breaks(name):
         ("stale-owner", "stale-write", 8),
         ("no-key", "duplicate-effect", 14),
         ("forgotten-key", "duplicate-effect", 14),
+        ("controller-restart", "stale-write", 8),
+        ("records-lost", "double-acceptance", 19),
     ],
 )
 def test_the_ticks_a_chapter_names_are_the_models(name, invariant, tick):

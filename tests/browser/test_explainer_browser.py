@@ -176,14 +176,26 @@ def test_embed_layout_is_compact(explainer):
     explainer.wait_tick(14)
 
 
+def heading_of(preset: str) -> str:
+    """A chapter's title, as content/presets.md writes it in bold."""
+    from app.content import text, title_and_body
+
+    return title_and_body(text("presets", preset))[0]
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_each_preset_ends_as_the_model_says_and_is_screenshot(explainer, preset):
+    from app.url import OUTSIDE_ARTICLE
     from model import trace_dict
 
     explainer.open()
     page = explainer.page
+    if preset in OUTSIDE_ARTICLE:  # folded behind their name: open them as a reader does
+        page.locator("details.presets.outside > summary").click()
     page.locator(f"button.preset-{preset}").click()
     expect(page.locator(f"button.preset-{preset}")).to_have_attribute("aria-pressed", "true")
+    if preset in OUTSIDE_ARTICLE:  # and the folded row names the chapter on show
+        expect(page.locator("details.presets.outside > summary")).to_contain_text(heading_of(preset))
     explainer.press("last")
     result = run(Switches(**PRESETS[preset]))
     explainer.wait_tick(result.end_tick)

@@ -193,3 +193,39 @@ def test_a_chapter_outside_the_article_shows_the_undeclared_input_and_the_sixth_
         expect(page.locator(f".badge-{five}").first).to_contain_text("held")
     explainer.open("?preset=undeclared-input&tick=12")
     expect(page.locator(".tick-caption").first).to_contain_text("Every record calls this digest dependable")
+
+
+def test_a_chapter_outside_the_article_shows_a_controller_restart_giving_a_token_out_twice(explainer):
+    """The served app's chapter of the controller that restarts with its epoch in memory (RULES.md §8.3):
+    the restart's tick says so in the controller's row, and the tick #1 wakes breaks No stale write with
+    fencing on; durable, the same tick fences #1."""
+    explainer.open("?preset=controller-restart&tick=4")
+    page = explainer.page
+    expect(page.locator(".presets.outside button.preset-controller-restart")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator(".tick-caption").first).to_contain_text("publishes epoch 41 again")
+    expect(page.locator(".diagram-figure").first).to_contain_text("restarts from nothing")
+    explainer.open("?preset=controller-restart&tick=8")
+    expect(page.locator(".tick-caption").first).to_contain_text(
+        "Fencing is on, yet #1's write with token 41 lands"
+    )
+    expect(page.locator(".badge-stale-write").first).to_contain_text("broken")
+    explainer.open("?controller_restart=at-t4-durable&tick=8")
+    expect(page.locator(".tick-caption").first).to_contain_text("it is refused")
+    expect(page.locator(".badge-stale-write").first).to_contain_text("held")
+
+
+def test_a_chapter_outside_the_article_shows_records_lost_and_a_second_digest(explainer):
+    """The served app's chapter of lost records (RULES.md §8.4): the stores' row says what was lost at t12,
+    and the second digest's acceptance at t19 breaks One acceptance per input."""
+    explainer.open("?preset=records-lost&tick=12")
+    page = explainer.page
+    expect(page.locator(".presets.outside button.preset-records-lost")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator(".tick-caption").first).to_contain_text("the acceptance log and the effect records")
+    expect(page.locator(".diagram-figure").first).to_contain_text("5 journal records")
+    explainer.open("?preset=records-lost&tick=19")
+    expect(page.locator(".tick-caption").first).to_contain_text("A second digest")
+    expect(page.locator(".badge-double-acceptance").first).to_contain_text("broken")

@@ -159,3 +159,79 @@ def test_a_call_and_a_restore_say_what_they_read_past_the_key():
         if e.get("step") == "s1" and e["kind"] == "model-call"
     ]
     assert [c["carries"]["in_key"] for c in calls] == ["yes", "yes"]  # #1's, and #2's redone
+
+
+# --- §8.3: the controller restarts -----------------------------------------------------------------
+
+
+def test_a_controller_that_forgets_its_epoch_gives_out_a_token_twice_and_fencing_lets_the_old_owner_write():
+    """Main schedule, in memory: the restart at t4 publishes the first token again and #2 gets the token #1
+    holds; #1's writes from t8 land although fencing is on. Durable: nothing breaks, one tick is lost."""
+    forgetful = run(Switches(controller_restart="at-t4-in-memory"))
+    assert forgetful.switches.fencing.value == "on"
+    assert forgetful.outcome().invariants_broken == ["stale-write"]
+    first, second = forgetful.world.attempts[:2]
+    assert first.token == second.token
+    breach = forgetful.world.checker.first["stale-write"]
+    assert breach.actor == f"attempt #{first.number}" and "no longer owns the work" in breach.detail
+    durable = run(Switches(controller_restart="at-t4-durable"))
+    assert durable.outcome().invariants_broken == []
+    assert durable.end_tick == run(Switches()).end_tick + 1  # suspicion rebuilt from the restart: a tick lost
+    assert len({a.token for a in durable.world.attempts}) == len(durable.world.attempts)
+
+
+def test_the_smallest_forgetful_restart_holds_with_a_durable_epoch():
+    schedule = smallest({"controller_restart": "at-t4-in-memory"}, "stale-write")
+    forgetful = Switches(**ARTICLE, controller_restart="at-t4-in-memory")
+    assert "stale-write" in run(forgetful, schedule=schedule).outcome().invariants_broken
+    durable = Switches(**ARTICLE, controller_restart="at-t4-durable")
+    assert run(durable, schedule=schedule).outcome().invariants_broken == []
+
+
+def test_the_restart_is_said_and_the_reissued_token_is_named():
+    frames = trace_dict(run(Switches(controller_restart="at-t4-in-memory")))["ticks"]
+    restarted = [e for e in frames[4]["events"] if e["kind"] == "controller-restarted"]
+    assert [e["reason"] for e in restarted] == [{"code": "in-memory"}]
+    admitted = [e["carries"]["token"] for e in frames[4]["events"] if e["kind"] == "admission"]
+    assert admitted == [str(frames[0]["epoch"])] == [str(frames[4]["epoch"])]  # #1's token, not raised
+    stale = [e for e in frames[8]["events"] if e["kind"] == "stale-write-applied"]
+    assert stale and all(e["reason"] == {"code": "token-reissued", "owner": "#2"} for e in stale)
+
+
+# --- §8.4: records are lost ------------------------------------------------------------------------
+
+
+def test_a_lost_journal_costs_calls_and_lost_acceptances_cost_a_second_digest():
+    """Main schedule: the journal lost at t4 makes #2 redo every step, nothing breaks; lost at t12 it costs
+    nothing; lost with the acceptance log and the effect records at t12, #3 builds and announces a second
+    digest for v2."""
+    main = run(Switches()).outcome()
+    early = run(Switches(records_lost="journal-at-t4")).outcome()
+    assert early.invariants_broken == [] and early.steps_restored == 0
+    assert early.model_calls == main.model_calls + main.steps_restored  # what was restored is redone
+    late = run(Switches(records_lost="journal-at-t12")).outcome()
+    assert late.invariants_broken == [] and late.model_calls == main.model_calls
+    everything = run(Switches(records_lost="all-at-t12"))
+    outcome = everything.outcome()
+    assert outcome.invariants_broken == ["double-acceptance"]
+    assert outcome.announcements == 2 and outcome.duplicate_posts == 0  # two digests, each posted once
+    assert run(Switches(records_lost="all-at-t12", post_key="per-work")).outcome().posts_applied == 1
+
+
+def test_the_smallest_run_that_loses_everything_holds_when_only_the_journal_is_lost():
+    schedule = smallest({"records_lost": "all-at-t12"}, "double-acceptance")
+    lost = Switches(**ARTICLE, records_lost="all-at-t12")
+    assert "double-acceptance" in run(lost, schedule=schedule).outcome().invariants_broken
+    kept = Switches(**ARTICLE, records_lost="journal-at-t12")
+    assert run(kept, schedule=schedule).outcome().invariants_broken == []
+
+
+def test_the_loss_is_said_and_the_stores_start_again():
+    frames = trace_dict(run(Switches(records_lost="all-at-t12")))["ticks"]
+    (lost,) = [e for e in frames[12]["events"] if e["kind"] == "records-lost"]
+    assert lost["lane"] == "stores" and lost["reason"] == {"code": "all"}
+    assert lost["carries"]["lost"] == "5 journal records, 1 acceptance, 1 effect record"
+    assert len(frames[11]["records"]["journal"]) == 5
+    assert frames[12]["records"]["journal"] == frames[12]["records"]["acceptances"] == []
+    assert len(frames[12]["records"]["candidates"]) == len(frames[11]["records"]["candidates"])  # kept
+    assert [p["number"] for p in frames[12]["records"]["feed_posts"]] == [1]  # the feed is outside

@@ -75,7 +75,14 @@ def test_rebuilding_from_scratch_is_computed_not_written_in():
 def test_roles_are_declared_once_and_derive_the_groups():
     assert ids_of(Role.EVENT) == ("silent", "change", "poster")
     assert ids_of(Role.PROTECTION) == ("fencing", "checkpoints", "pins", "newsletter", "post_key")
-    assert ids_of(Role.ADVANCED) == ("unversioned", "controller", "feed_keys", "s1_reads")
+    assert ids_of(Role.ADVANCED) == (
+        "unversioned",
+        "controller",
+        "feed_keys",
+        "controller_restart",
+        "records_lost",
+        "s1_reads",
+    )
     weakest = Switches(
         fencing="off",
         pins="off",
