@@ -190,21 +190,29 @@ def stale_write(checker: Checker, news: News, world: World) -> Iterator[Breach]:
 
 
 def superseded_accepted(checker: Checker, news: News, world: World) -> Iterator[Breach]:
-    for index, acceptance in news.acceptances:
-        stale = stale_parts(world.candidate_of(acceptance), world.report)
-        if stale:
-            detail = (f"{acceptance.digest_id} was accepted with {', '.join(stale)} not computed "
-                      f"from {world.report.name}")  # fmt: skip
-            yield Breach("superseded-accepted", news.tick, "controller", (("acceptances", index),), detail)
+    said = "{digest} was accepted with {parts} not computed from {version}"
+    yield from _acceptances_judged(news, world, "superseded-accepted", stale_parts, said)
 
 
 def rebuild_differs(checker: Checker, news: News, world: World) -> Iterator[Breach]:
+    said = (
+        "{digest} was accepted, but a build of {version} from scratch would compute {parts} from other text"
+    )
+    yield from _acceptances_judged(news, world, "rebuild-differs", unlike_scratch, said)
+
+
+def _acceptances_judged(
+    news: News, world: World, invariant: str, wrong_parts, detail: str
+) -> Iterator[Breach]:
+    """A breach for each acceptance of this tick whose candidate has parts ``wrong_parts`` finds wrong for
+    the report version current now, told in ``detail``'s words."""
     for index, acceptance in news.acceptances:
-        unlike = unlike_scratch(world.candidate_of(acceptance), world.report)
-        if unlike:
-            detail = (f"{acceptance.digest_id} was accepted, but a build of {world.report.name} from scratch "
-                      f"would compute {', '.join(unlike)} from other text")  # fmt: skip
-            yield Breach("rebuild-differs", news.tick, "controller", (("acceptances", index),), detail)
+        wrong = wrong_parts(world.candidate_of(acceptance), world.report)
+        if wrong:
+            said = detail.format(
+                digest=acceptance.digest_id, parts=", ".join(wrong), version=world.report.name
+            )
+            yield Breach(invariant, news.tick, "controller", (("acceptances", index),), said)
 
 
 def double_acceptance(checker: Checker, news: News, world: World) -> Iterator[Breach]:
