@@ -77,7 +77,6 @@ class Controller:
         # Beyond the article (RULES.md §8.3): after a restart that lost its attempt records, the controller
         # knows only the attempts numbered from here; it admits a first one again at its next step.
         self.known_from = 1
-        self.admit_due = False
         self.restarted_at: int | None = None
 
     def restart(self, world: World) -> None:
@@ -97,7 +96,6 @@ class Controller:
             return
         self.owner, self.rebuild_due = None, False
         self.known_from = len(world.attempts) + 1
-        self.admit_due = True
         world.records.epoch.value = FIRST_TOKEN
         text = (f"restarts with nothing: its epoch and attempt records were in memory; it publishes owner "
                 f"epoch {FIRST_TOKEN} again")  # fmt: skip
@@ -107,11 +105,14 @@ class Controller:
     def _knows(self, attempt: Attempt) -> bool:
         return attempt.number >= self.known_from
 
+    def _knows_none(self, world: World) -> bool:
+        """Whether it knows of no attempt, so the next step admits a first one."""
+        return self.known_from > len(world.attempts)
+
     # --- phase 4 of every tick ---------------------------------------------------------------------
 
     def act(self, world: World) -> None:
-        if world.tick == 0 or self.admit_due:
-            self.admit_due = False
+        if self._knows_none(world):  # at t0, and after a restart that lost the attempt records
             self._admit(world, None)
             return
         for attempt in world.attempts:
@@ -156,7 +157,7 @@ class Controller:
 
     def may_act_after(self, world: World) -> bool:
         """Whether the controller still has something to do (a suspicion to raise, a rebuild to admit)."""
-        if self.rebuild_due or self.admit_due:
+        if self.rebuild_due or self._knows_none(world):
             return True
         return any(
             self._knows(a)

@@ -43,7 +43,7 @@ COVERED: dict[type, frozenset[str]] = {
     Records: frozenset("epoch admissions journal candidates acceptances effects".split()),
     ProtectedStore: frozenset("name epoch fencing records".split()),
     Feed: frozenset("posts remembered forgotten".split()),
-    Controller: frozenset("owner rebuild_due known_from admit_due restarted_at".split()),
+    Controller: frozenset("owner rebuild_due known_from restarted_at".split()),
     Newsletter: frozenset(["start"]),
     Lifecycles: frozenset("states moves recording".split()),
     Checker: frozenset("first breaches _seen announced accepted_by_version _newsletter_checked".split()),
@@ -118,7 +118,7 @@ def freeze(world: World, interner: Interner) -> tuple:
         log(records.acceptances.records), log(records.effects.records),
         log(world.feed.posts), tuple(map(n, world.feed.remembered.values())), world.feed.forgotten,
         None if owner is None else world.attempts.index(owner), world.controller.rebuild_due,
-        world.controller.known_from, world.controller.admit_due, world.controller.restarted_at,
+        world.controller.known_from, world.controller.restarted_at,
         n(world.newsletter.start),
         tuple(_attempt(a, n) for a in world.attempts),
         tuple(tuple(states.items()) for states in world.lifecycles.states.values()),
@@ -141,7 +141,7 @@ def thaw(state: tuple, like: World, n: Interner) -> World:
     (
         tick, report, stale_rejected, stale_applied, first_poster, silenced, poster_died, stopped,
         epoch_value, admissions, journal, candidates, acceptances, effects, posts, remembered, forgotten,
-        owner, rebuild_due, known_from, admit_due, restarted_at, start, attempts, lifecycle_states,
+        owner, rebuild_due, known_from, restarted_at, start, attempts, lifecycle_states,
         first_ids, first, breaches, seen, announced, accepted_by_version, newsletter_checked,
     ) = state  # fmt: skip
     objects = n.objects
@@ -187,7 +187,6 @@ def thaw(state: tuple, like: World, n: Interner) -> World:
             owner=None if owner is None else people[owner],
             rebuild_due=rebuild_due,
             known_from=known_from,
-            admit_due=admit_due,
             restarted_at=restarted_at,
         ),
         newsletter=_new(Newsletter, start=objects[start]),

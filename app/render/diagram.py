@@ -149,17 +149,18 @@ def words(kind: str, event: dict, keys: dict[str, str]) -> str:
         kind = f"{kind} {'declared' if event['carries']['in_key'] == 'yes' else 'undeclared'}"
     elif kind == "restore" and "also" in event["carries"]:
         kind = "restore also"
-    fields = _fields(event, keys)
-    if kind in REASONED and event.get("reason"):  # beyond the article (§8.3): said by what happened
-        fields |= event["reason"]
-        kind = f"{kind} {event['reason']['code']}"
+    kind, reason = by_reason(said, kind, event)
     template = said.get(kind, "{label}")
-    return " ".join(template.format(**fields).split())
+    return " ".join(template.format(**_fields(event, keys) | reason).split())
 
 
-#: Events whose line depends on their reason's code (past the article: how a controller restarted, and a
-#: stale write under a token given out twice).
-REASONED = ("controller-restarted", "stale-write-applied")
+def by_reason(said: dict[str, str], section: str, event: dict) -> tuple[str, dict[str, str]]:
+    """Where what happened decides the words (past the article: how the controller restarted, a token
+    given out twice, a key the feed forgot), the section named ``section`` and the event's reason code, if
+    the file has one, with the reason's values to fill it; else ``section`` as it is."""
+    reason = event.get("reason") or {}
+    coded = f"{section} {reason.get('code')}"
+    return (coded, dict(reason)) if reason and coded in said else (section, {})
 
 
 def _from(parts: str) -> str:
@@ -650,13 +651,10 @@ def tick_caption(trace: dict, tick: int) -> str:
     fields |= {"report": frame["report"]} | ({} if fields["epoch"] else {"epoch": str(frame["epoch"])})
     context = _context(frame)
     fields |= context
-    section = f"breach {broken[0]}" if broken else _section(top, frame, trace)
-    if section == "breach duplicate-effect" and top["reason"].get("code") == "key-forgotten":
-        section += " forgotten"  # beyond the article: the key was sent, but the feed no longer had it
-    if section == "breach stale-write" and top["reason"].get("code") == "token-reissued":
-        section += " reissued"  # beyond the article: the token was given out twice
-        fields |= top["reason"]
-    said = [sections("ticks")[section].format(**fields)]
+    section, reason = by_reason(
+        sections("ticks"), f"breach {broken[0]}" if broken else _section(top, frame, trace), top
+    )
+    said = [sections("ticks")[section].format(**fields | reason)]
     named = {top["kind"], *COVERS.get(section, ())}
     for event in frame["events"]:
         kind = event["kind"]
@@ -670,7 +668,7 @@ def tick_caption(trace: dict, tick: int) -> str:
 COVERS = {
     "write-rejected": ("fenced",),
     "breach stale-write": ("stale-write-applied",),
-    "breach stale-write reissued": ("stale-write-applied",),
+    "breach stale-write token-reissued": ("stale-write-applied",),
     "breach superseded-accepted": ("accepted",),
     "breach double-acceptance": ("accepted",),
     "breach dependant-misled": ("newsletter-start",),
@@ -712,8 +710,6 @@ def _telling(event: dict) -> tuple[int, int]:
 
 def _section(event: dict, frame: dict, trace: dict) -> str:
     kinds = {e["kind"] for e in frame["events"]}
-    if event["kind"] in ("controller-restarted", "records-lost"):  # beyond the article: §8.3, §8.4
-        return f"{event['kind']} {event['reason']['code']}"
     if event["kind"] == "restore":
         if event["carries"].get("by") == "step name":
             return "restore step name"

@@ -373,41 +373,39 @@ def test_the_undeclared_input_chapter_breaks_only_the_sixth_check_on_the_light_p
     assert page.outside_requests == []
 
 
-@pytest.mark.browser
-def test_the_controller_restart_chapter_breaks_no_stale_write_with_fencing_on_on_the_light_page(
-    offline_page, site_url
-):
-    """The controller that restarts with its epoch in memory (RULES.md §8.3), on the light page: the
-    restart's tick says it publishes the first epoch again, and #1's tick breaks No stale write."""
-    page = offline_page
-    page.goto(f"{site_url}/index.html?preset=controller-restart&tick=4")
-    expect(page.locator("#part-header .presets.outside button.preset-controller-restart")).to_have_attribute(
-        "aria-pressed", "true"
-    )
-    caption = page.locator("#part-figure .tick-caption")
-    expect(caption).to_contain_text("publishes epoch 41 again")
-    page.goto(f"{site_url}/index.html?preset=controller-restart&tick=8")
-    expect(caption).to_contain_text("Fencing is on, yet #1's write with token 41 lands")
-    expect(page.locator("#part-player")).to_contain_text("No stale write: broken at t8")
-    assert page.outside_requests == []
+#: Two chapters outside the article on the light page (RULES.md §8.3, §8.4): what the first key tick's
+#: caption says, and what the breaking tick's caption and badge say.
+OUTSIDE_KEY_TICKS = {
+    # The controller restarts with its epoch in memory: it publishes the first epoch again, and #1's
+    # write at t8 lands with fencing on.
+    "controller-restart": (
+        (4, "publishes epoch 41 again"),
+        (8, "Fencing is on, yet #1's write with token 41 lands", "No stale write: broken at t8"),
+    ),
+    # Records are lost at t12: what went, then the second digest's acceptance.
+    "records-lost": (
+        (12, "5 journal records, 1 acceptance, 1 effect record"),
+        (19, "A second digest", "One acceptance per input: broken at t19"),
+    ),
+}
 
 
 @pytest.mark.browser
-def test_the_records_lost_chapter_shows_the_loss_and_the_second_acceptance_on_the_light_page(
-    offline_page, site_url
-):
-    """Lost records (RULES.md §8.4), on the light page: the tick they are lost says what went, and the
-    second digest's acceptance breaks One acceptance per input."""
+@pytest.mark.parametrize("preset", OUTSIDE_KEY_TICKS)
+def test_a_chapter_outside_the_article_says_its_key_ticks_on_the_light_page(offline_page, site_url, preset):
+    """The chapter's button is pressed on the folded row, its first key tick's caption says what happened,
+    and its breaking tick says so in the caption and the badge."""
     page = offline_page
-    page.goto(f"{site_url}/index.html?preset=records-lost&tick=12")
-    expect(page.locator("#part-header .presets.outside button.preset-records-lost")).to_have_attribute(
+    (first, said), (breaking, why, badge) = OUTSIDE_KEY_TICKS[preset]
+    page.goto(f"{site_url}/index.html?preset={preset}&tick={first}")
+    expect(page.locator(f"#part-header .presets.outside button.preset-{preset}")).to_have_attribute(
         "aria-pressed", "true"
     )
     caption = page.locator("#part-figure .tick-caption")
-    expect(caption).to_contain_text("5 journal records, 1 acceptance, 1 effect record")
-    page.goto(f"{site_url}/index.html?preset=records-lost&tick=19")
-    expect(caption).to_contain_text("A second digest")
-    expect(page.locator("#part-player")).to_contain_text("One acceptance per input: broken at t19")
+    expect(caption).to_contain_text(said)
+    page.goto(f"{site_url}/index.html?preset={preset}&tick={breaking}")
+    expect(caption).to_contain_text(why)
+    expect(page.locator("#part-player")).to_contain_text(badge)
     assert page.outside_requests == []
 
 
