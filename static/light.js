@@ -48,11 +48,11 @@ const groupName = query.get("group") || "";
 const group = GROUP.test(groupName) ? joinGroup(groupName, {
   isTick: (tick) => TICK.test(String(tick)),
   now: () => Number(root.dataset.tick),
-  // Not told: joinGroup keeps its echo from going back. Not the reader's own either. A told tick whose
-  // move was made before the one shown here is late news (it would pull the whole group back).
+  // Done as told, so not told back. A told tick whose move was made before the one shown here is late
+  // news (it would pull the whole group back).
   go: (tick, at) => {
     if (at <= movedAt) return false;
-    act("go", String(tick), "", { own: false, at });
+    act("go", String(tick), "", { told: true, at });
     return true;
   },
   acted: (entry) => act(...entry, { told: true }),
@@ -125,7 +125,7 @@ async function open(name, link, tick = null) {
 
 // What the pre-render can do itself: step, open a chapter or a tour step, pick and check a tour answer.
 // Returns whether it did; what it did is remembered, for Python to do the same when it starts.
-function actLocally(action, value, part, at) {
+function actLocally(action, value, part, at, told = false) {
   if (!prerender) return false;
   const tick = Number(root.dataset.tick || 0);
   const last = prerender.data.ticks.length - 1;
@@ -134,7 +134,7 @@ function actLocally(action, value, part, at) {
     const clamped = Math.max(0, Math.min(last, t));
     prerender.done = prerender.done.filter(([a]) => a !== "go"); // only where the reader ends up counts
     prerender.done.push(["go", String(clamped), ""]);
-    paint({ ...frame(clamped), at });
+    paint({ ...frame(clamped), at }, { told });
     return true;
   };
   if (part === "tour" && tour) {
@@ -180,7 +180,7 @@ function act(action, value, part = "", { told = false, own = !told, at = Date.no
     return;
   }
   readerMoved = true;
-  const done = actLocally(action, value, part, at);
+  const done = actLocally(action, value, part, at, told);
   if (done) return;
   wait([action, value, part]);
   say("Python is still loading in your browser; this will be done as soon as it is ready.");

@@ -32,10 +32,23 @@ class Shortcuts(JSComponent):
     def __init__(self, on_action, **params):
         super().__init__(**params)
         self._on_action = on_action
+        self._told = False  # handling a tick another frame of the group told
+        self.param.watch(self.announce, ["tick"])
 
     def _handle_msg(self, msg) -> None:
         if isinstance(msg, dict) and isinstance(msg.get("action"), str):
-            self._on_action(msg["action"], msg)
+            self._told = msg.get("told") is True
+            try:
+                self._on_action(msg["action"], msg)
+            finally:
+                self._told = False
+
+    def announce(self, event) -> None:
+        """Tell the group a move of the tick, unless a told tick caused it (clamped or not): its echo
+        would pull back the frame that is playing. The move happens while the told message is handled, so
+        this knows, however late the answer reaches the browser."""
+        if self.group and not self._told:
+            self._send_msg({"tick": event.new})
 
 
 class Presenter(JSComponent):

@@ -308,3 +308,22 @@ def test_the_handout_prints_the_links_notices_at_the_top():
         assert "About this link:" in top and "&#x27;of&#x27;" in top
     app.apply_url("?print=1&fencing=off")
     assert "About this link:" not in app.print_handout.html and "About this link:" not in _page_text(page)
+
+
+def test_a_frame_of_a_group_tells_the_moves_its_reader_made_and_none_it_was_told(app, monkeypatch):
+    """Whatever the browser's timing, a tick told by another frame (clamped to a shorter chapter or not)
+    is never told back, and the reader's own moves always are."""
+    told_back: list[dict] = []
+    monkeypatch.setattr(app.shortcuts, "_send_msg", told_back.append)
+    app.apply_url("?group=article&preset=no-fencing")
+    told_back.clear()
+    end = app.state.end_tick
+    for value in ("4", "5", str(end + 30)):  # the last is clamped to the chapter's end
+        app.shortcuts._handle_msg({"action": "go", "value": value, "told": True})
+    assert app.state.tick == end and told_back == []
+    app.shortcuts._handle_msg({"action": "back"})
+    app.shortcuts._handle_msg({"action": "go", "value": "2"})
+    assert told_back == [{"tick": end - 1}, {"tick": 2}]
+    app.apply_url("?preset=no-fencing")  # out of the group: nothing is told
+    app.shortcuts._handle_msg({"action": "go", "value": "3"})
+    assert told_back == [{"tick": end - 1}, {"tick": 2}]

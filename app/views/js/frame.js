@@ -65,19 +65,18 @@ export function watchHeight(root) {
 }
 
 // ?group=NAME: the frames of one host page share a tick over a BroadcastChannel (same origin only). A
-// move that a told tick causes is not told back: a shorter chapter clamps a tick, and its echo would
-// pull back the frame that is playing. Told ticks can arrive faster than the page moves, so each is owed
-// one quiet move; a told tick that moves nothing here never is, so what is owed is forgotten a second
-// after the last. ``isTick`` says whether a value is a tick a run can have, ``now`` gives the page's own
-// tick, ``go(tick, at)`` moves there (``at``: when the teller moved, by Date.now(); it returns false
-// when the page declines a tick older than what it already shows). The page calls ``moved(tick, at)``
-// after each move of its own tick (``at``: when the reader made that move; now, if not given).
-// Where each page has its own Python (no shared worker), the page also calls ``acted([action, value,
-// part])`` after a change of the story (a switch, a chapter), and the others do it too (``acted``).
+// page tells the group only the moves its reader made: a move that a told tick causes is never told
+// back (a shorter chapter clamps a tick, and its echo would pull back the frame that is playing), and
+// the page, not a clock, knows which moves those are, however late its Python answers. ``isTick`` says
+// whether a value is a tick a run can have, ``now`` gives the page's own tick, ``go(tick, at)`` moves
+// there without telling (``at``: when the teller moved, by Date.now(); it returns false when the page
+// declines a tick older than what it already shows). The page calls ``moved(tick, at)`` after each
+// move its reader made (``at``: when; now, if not given). Where each page has its own Python (no shared
+// worker), the page also calls ``acted([action, value, part])`` after a change of the story (a switch,
+// a chapter), and the others do it too (``acted``).
 export function joinGroup(name, { isTick, now, go, acted = () => {} }) {
   if (!name || typeof BroadcastChannel === "undefined") return null;
   const channel = new BroadcastChannel(`durable-work-explainer:${name}`);
-  let owed = 0, forget = null;
   channel.onmessage = (event) => {
     const entry = event.data && event.data.act;
     if (Array.isArray(entry) && entry.length === 3 && entry.every((x) => typeof x === "string")) {
@@ -86,17 +85,10 @@ export function joinGroup(name, { isTick, now, go, acted = () => {} }) {
     }
     const tick = event.data && event.data.tick;
     if (!Number.isInteger(tick) || !isTick(tick) || tick === now()) return;
-    const at = Number(event.data.at) || Date.now(); // a teller that does not say when: news now
-    if (go(tick, at) === false) return; // the page had newer news: nothing moved, nothing owed
-    owed += 1;
-    clearTimeout(forget);
-    forget = setTimeout(() => { owed = 0; }, 1000);
+    go(tick, Number(event.data.at) || Date.now()); // a teller that does not say when: news now
   };
   return {
-    moved(tick, at = Date.now()) {
-      if (owed > 0) owed -= 1;
-      else channel.postMessage({ tick, at });
-    },
+    moved(tick, at = Date.now()) { channel.postMessage({ tick, at }); },
     acted(entry) { channel.postMessage({ act: entry }); },
     close() { channel.close(); },
   };

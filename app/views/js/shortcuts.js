@@ -53,12 +53,13 @@ export function render({ model }) {
     group = joinGroup(model.group, {
       isTick: (tick) => TICK.test(String(tick)),
       now: () => model.tick,
-      go: (tick) => model.send_msg({ action: "go", value: String(tick) }),
+      go: (tick) => model.send_msg({ action: "go", value: String(tick), told: true }),
     });
   };
   join();
   model.on("group", join);
-  model.on("tick", () => group && group.moved(model.tick));
+  // Python says which moves are the reader's (Shortcuts.announce): only those are told.
+  model.on("msg:custom", (msg) => group && Number.isInteger(msg.tick) && group.moved(msg.tick));
   model.on("remove", () => group && group.close());
   const el = document.createElement("span");
   el.className = "shortcuts-ready";
