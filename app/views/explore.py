@@ -58,7 +58,7 @@ class ExploreView(pn.viewable.Viewer):
         reset = pn.widgets.Button(label="Back to the article's schedule", css_classes=["explore-reset"])
         reset.on_click(lambda event: self.state.reset_schedule())
         self.ranges = {
-            field_id: pn.widgets.Select(name=RANGE_LABELS[field_id], options=list(choices), width=260)
+            field_id: pn.widgets.Select(label=RANGE_LABELS[field_id], options=list(choices), width=260)
             for field_id, choices in WIDER.items()
         }
         self.search_button = pn.widgets.Button(label="Search these ranges", css_classes=["explore-search"])
@@ -97,7 +97,7 @@ class ExploreView(pn.viewable.Viewer):
             "as the switches say" if v == as_switches else v: v for v in self.state.param[field_id].objects
         }
         select = pn.widgets.Select(
-            name=LABELS[field_id], options=options, value=getattr(self.state, field_id), width=230
+            label=LABELS[field_id], options=options, value=getattr(self.state, field_id), width=230
         )
         # Both ways: the menu sets the state; a link, a preset or the reset sets the menu.
         select.param.watch(lambda event: setattr(self.state, field_id, event.new), "value")
