@@ -86,11 +86,19 @@ class ExplainerApp:
             styles={"flex": "1 1 560px", "min-width": "300px"},
             css_classes=["main"],
         )
+        # A gutter between the columns (their margins), so no text touches its neighbour's.
         side = pn.Column(
-            self.badges, self.outcome, width=340, styles={"flex": "0 0 340px"}, css_classes=["side"]
+            self.badges,
+            self.outcome,
+            width=316,
+            margin=(0, 0, 0, 14),
+            styles={"flex": "0 0 316px"},
+            css_classes=["side"],
         )
         controls = self.switches.html
-        controls.param.update(sizing_mode="fixed", width=330, styles={"flex": "0 0 330px"})
+        controls.param.update(
+            sizing_mode="fixed", width=306, margin=(0, 14, 0, 0), styles={"flex": "0 0 306px"}
+        )
         return pn.Column(
             self.helpers,
             self.header,

@@ -119,6 +119,9 @@ def _fields(event: dict, keys: dict[str, str]) -> dict[str, str]:
         | carried
         | {
             "record": _from(parts) if own else record,
+            # What a store saved, where its row can hold two saves in one tick (an intent and its answer,
+            # sections): named briefly; elsewhere the store's name says it ("candidate store saves it").
+            "record_name": record if event["actor"] in ("journal", "effects") else "it",
             "parts": f"· {_from(parts)}" if parts and not own else "",
             "part": _from(parts),
             "also_from": _from(carried.get("also", "")),
@@ -425,7 +428,8 @@ def diagram_svg(
     ]
     return (
         f'<div class="diagram-rows{" large" if large else ""}">{"".join(names)}</svg>'
-        f'<div class="diagram-scroll follow-now" tabindex="0" role="region" aria-label="Ticks t0 to '
+        f'<div class="diagram-scroll follow-now" data-column="{PAST}" tabindex="0" role="region" '
+        'aria-label="Ticks t0 to '
         f't{trace["end_tick"]}{"" if toggles else ", the run before your change"}">{"".join(ticks)}</svg>'
         "</div></div>"
     )

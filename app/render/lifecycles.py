@@ -26,10 +26,19 @@ def _template(name: str, beyond: bool) -> str:
     return (TEMPLATES / file_name(MACHINE_BY_NAME[name], beyond)).read_text(encoding="utf-8")
 
 
-def _beyond(machine: dict) -> bool:
-    """Whether the trace lists transitions beyond the article's (a per-work key run)."""
-    article = MACHINE_BY_NAME[machine["name"]].to_dict(beyond=False)
-    return len(machine["transitions"]) > len(article["transitions"])
+def _beyond(machine: dict, trace: dict | None = None) -> bool:
+    """Whether to draw the transitions beyond the article's: the trace lists them and (given the trace)
+    the run takes one. The wider drawing must shrink its type to fit a column, so a run that only could
+    take one (every run outside the 864 could) gets the article's drawing."""
+    article = MACHINE_BY_NAME[machine["name"]].to_dict(beyond=False)["transitions"]
+    if len(machine["transitions"]) <= len(article):
+        return False
+    known = {(t["source"], t["event"]) for t in article}
+    return trace is None or any(
+        m["machine"] == machine["name"] and m["source"] and (m["source"], m["event"]) not in known
+        for frame in trace["ticks"]
+        for m in frame["moves"]
+    )
 
 
 def _description(machine: dict, frame: dict, names: dict[str, str]) -> str:
@@ -60,14 +69,20 @@ def _mover(svg: str, element_id: str) -> str:
 
 
 def lifecycle_svg(
-    machine: dict, frame: dict, animate: bool = False, names: dict[str, str] | None = None
+    machine: dict,
+    frame: dict,
+    animate: bool = False,
+    names: dict[str, str] | None = None,
+    trace: dict | None = None,
 ) -> str:
     """One machine as Graphviz laid it out (app/lifecycles), with this frame's states and moves marked by
     CSS classes, titled with its question, and the instances in each state listed beneath as chips that
-    wrap (never cut off); ``names`` are the run's hashes by name (``app.render.names.hash_names``)."""
+    wrap (never cut off); ``names`` are the run's hashes by name (``app.render.names.hash_names``); the
+    whole ``trace``, if given, says whether the run needs the drawing beyond the article (``_beyond``)."""
     names = names or {}
     name = machine["name"]
-    svg = _template(name, _beyond(machine))
+    wide = _beyond(machine, trace)
+    svg = _template(name, wide)
     by_state: dict[str, list[str]] = {}
     for instance, state in frame["lifecycles"].get(name, {}).items():
         by_state.setdefault(state, []).append(_instance_label(name, instance, names))
@@ -95,7 +110,7 @@ def lifecycle_svg(
         for state, labels in by_state.items()
     )
     return (
-        f'<figure class="lifecycle lifecycle-{name}">'
+        f'<figure class="lifecycle lifecycle-{name}{" wide" if wide else ""}">'
         f"<figcaption><strong>{escape(name.capitalize())}</strong>: "
         f"{escape(machine['question'])}</figcaption>"
         f'<div class="scroll" tabindex="0" role="region" aria-label="The {name} lifecycle">{svg}</div>'
@@ -107,5 +122,5 @@ def lifecycle_svg(
 def lifecycles_html(trace: dict, tick: int, animate: bool = False) -> str:
     """The three machines at ``tick``, side by side where the width allows."""
     frame, names = trace["ticks"][tick], hash_names(trace)
-    drawn = "".join(lifecycle_svg(m, frame, animate, names) for m in trace["machines"])
+    drawn = "".join(lifecycle_svg(m, frame, animate, names, trace) for m in trace["machines"])
     return f'<div class="machines">{drawn}</div>'

@@ -122,3 +122,22 @@ def test_the_outcome_names_broken_invariants_as_the_badges_do():
     assert len(broken) == 2
     for invariant in broken:
         assert titles("invariants")[invariant] in html and invariant not in html
+
+
+def test_the_wider_lifecycle_drawing_is_shown_only_for_a_run_that_takes_a_transition_beyond_the_article():
+    """Every run outside the 864 lists the transitions beyond the article, but the drawing that shows
+    them is twice as wide, so its type shrinks to fit a column: it is worth that only where the run
+    takes one of them (the feed rejecting a per-work key's post), not in the chapters that never do."""
+    from app.render.lifecycles import lifecycles_html
+    from app.url import OUTSIDE_ARTICLE, PRESETS
+
+    def drawn(switches: Switches) -> set[str]:
+        trace = trace_dict(run(switches))
+        html = lifecycles_html(trace, trace["end_tick"])
+        return set(re.findall(r'<g id="move-([^"]+)"', html))
+
+    beyond_edges = {"unknown--found-confirmed", "running--receiver-rejects", "unconfirmed--receiver-rejects"}
+    for name in OUTSIDE_ARTICLE:
+        assert not drawn(Switches(**PRESETS[name])) & beyond_edges, name
+    rejected = Switches(change="after-acceptance", post_key="per-work")
+    assert beyond_edges <= drawn(rejected)

@@ -187,6 +187,53 @@ def test_the_lifecycles_keep_words_of_11_px_on_a_phone(explainer):
     expect(page.locator("figure.lifecycle-attempt .scroll-hint")).to_be_hidden()
 
 
+@pytest.mark.parametrize("preset", ["controller-restart", "records-lost"])
+def test_a_chapter_outside_the_article_draws_its_lifecycles_with_words_of_11_px(explainer, preset):
+    """Such a run could take the transitions beyond the article but does not: it gets the article's
+    drawings, whose words keep 9 px or more in the column, not the wider one's, shrunk to 6 px."""
+    page = explainer.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    explainer.open(f"?preset={preset}&tick=8")
+    page.locator("svg.lifecycle-graph").first.wait_for(state="attached", timeout=30000)
+    words = page.evaluate(LIFECYCLE_WORDS)
+    assert len(words["smallest"]) == 3 and min(words["smallest"]) >= 9, words
+
+
+#: The diagram's sideways strip: how far it is scrolled, in its past columns, and where its current column
+#: is against the strip's edges.
+STRIP = (
+    f"""() => {{ {EVERY_ROOT}"""
+    + """
+  const strip = deepAll(".diagram-scroll.follow-now")[0];
+  const svg = strip.querySelector("svg.diagram");
+  const column = Number(strip.dataset.column) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const now = strip.querySelector(".now-column").getBoundingClientRect();
+  const frame = strip.getBoundingClientRect();
+  return { columns: strip.scrollLeft / column, left: now.left - frame.left, right: frame.right - now.right };
+}"""
+)
+
+
+@pytest.mark.parametrize(
+    "width,preset,ticks",
+    [(390, "forgotten-key", (8, 14)), (1280, "records-lost", (12, 19))],
+    ids=["phone", "laptop"],
+)
+def test_the_diagram_scrolls_by_whole_columns_to_the_current_tick(explainer, width, preset, ticks):
+    """Where the run is wider than its strip, the past begins with a whole column at the strip's edge, so
+    its tick's label is whole ("t5", not ":5"), and the current column is in view: whole, or from its left
+    edge where it is as wide as the strip (a phone's)."""
+    page = explainer.page
+    page.set_viewport_size({"width": width, "height": 844})
+    for tick in ticks:
+        explainer.open(f"?preset={preset}&tick={tick}")
+        explainer.wait_tick(tick)
+        page.wait_for_timeout(500)
+        strip = page.evaluate(STRIP)
+        assert strip["columns"] > 0 and abs(strip["columns"] - round(strip["columns"])) < 0.02, strip
+        assert strip["left"] >= 0 and (strip["right"] >= -1 or strip["left"] < 1), strip
+
+
 #: The smallest words of the page as drawn (font size times any zoom, or an SVG's scale), through Panel's
 #: shadow roots, leaving out what no one sees (hidden, or visually hidden for screen readers).
 SMALLEST_WORDS = (

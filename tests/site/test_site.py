@@ -251,7 +251,7 @@ def test_the_light_page_changes_the_story_with_pythons_rules(offline_page, site_
     expect(page.locator("#light")).to_have_attribute("data-tick", "8")
     assert "fencing=off" in page.url
     figure = page.locator("#part-figure")
-    expect(figure).to_contain_text("journal saves it")
+    expect(figure).to_contain_text("journal saves s4")
     figure.locator('[role="button"][data-action="set"]', has_text="stores").click()
     expect(figure).to_contain_text("41 < 42")  # fencing is on again: #1's write is refused
     assert "fencing=off" not in page.url and "tick=8" in page.url

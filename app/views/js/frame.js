@@ -5,15 +5,35 @@
 // the other frames of a ?group=.
 
 // A strip that scrolls sideways (the diagram on a phone) keeps its current tick in view: as little
-// scrolling as it takes, the current column whole and as much of the past as fits before it.
+// scrolling as it takes, the current column whole and as much of the past as fits before it. The past
+// starts with a whole column (its width is the strip's data-column, in the drawing's units): a column cut
+// at the strip's edge shows half a label ("t5" as ":5").
 export function follow(root) {
   for (const strip of root.querySelectorAll(".follow-now")) {
     const now = strip.querySelector(".now-column");
     if (!now || strip.scrollWidth <= strip.clientWidth) continue;
     const box = now.getBoundingClientRect(), frame = strip.getBoundingClientRect();
-    if (box.right > frame.right) strip.scrollLeft += Math.min(box.right - frame.right + 4, box.left - frame.left);
-    else if (box.left < frame.left) strip.scrollLeft -= frame.left - box.left + 4;
+    let move = 0;
+    if (box.right > frame.right) move = Math.min(box.right - frame.right + 4, box.left - frame.left);
+    else if (box.left < frame.left) move = -(frame.left - box.left + 4);
+    if (move === 0) continue; // where the reader scrolled it, it stays
+    strip.scrollLeft = wholeColumns(strip, strip.scrollLeft + move, box.left - frame.left - move);
   }
+}
+
+// ``wanted`` moved to a column's edge: the next one, unless that would hide some of the current column
+// (``room``: how far its left edge is from the strip's after ``wanted``), then the one before. Past the
+// strip's end (the last tick's column is the last thing in it) the strip gets the room at its end.
+function wholeColumns(strip, wanted, room) {
+  const svg = strip.querySelector("svg.diagram");
+  const units = svg && svg.viewBox.baseVal && svg.viewBox.baseVal.width;
+  const column = units ? Number(strip.dataset.column) * (svg.getBoundingClientRect().width / units) : 0;
+  if (!(column > 0)) return wanted;
+  const next = Math.ceil(wanted / column) * column;
+  if (next - wanted > room) return Math.floor(wanted / column) * column;
+  const short = next - (strip.scrollWidth - strip.clientWidth);
+  if (short > 0) strip.style.paddingRight = `${Math.ceil(short)}px`;
+  return next;
 }
 
 // A row's name in the diagram is a switch: while the page redraws after a click on one (the run, the
