@@ -8,7 +8,9 @@ few schedules alone) the distinct states it played, its transitions (ticks playe
 included) and its forks, against the ticks the exhaustive rerun plays. With a wider space too
 (silences up to 10 ticks, corrections up to t20), where runs are longer and fewer of them end alike.
 ``--whole`` also times the whole default space in both modes with 1 worker and with every core, wall
-and CPU side by side (several minutes), and checks that all four give the same bytes.
+and CPU side by side (several minutes), and checks that all four give the same bytes. ``--split`` says
+where a walk's time goes (freezing, thawing, playing ticks, the rest) and what one update of a state
+costs by how the state is held: the figures issue 31's redesign starts from.
 """
 
 from __future__ import annotations
@@ -97,6 +99,90 @@ def whole() -> None:
     print(f"same bytes from both modes and every number of workers: {len(set(answers.values())) == 1}")
 
 
+def split() -> None:
+    """Where a walk's CPU goes, by wrapping the functions that freeze, thaw and play a tick with clocks
+    (their own cost, about 0.1 µs a call, is counted in), for the weakest protection setting."""
+    from model import graph, simulation
+
+    protections = protection_settings()[-1]
+    switches, space = Switches(**protections), graph_space(SPACE)
+    names = {"freeze": graph, "thaw": graph, "play_tick": graph}
+    originals = {name: getattr(module, name) for name, module in names.items()}
+    spent: dict[str, float] = {}
+
+    def timed(name, fn):
+        def wrapper(*args):
+            start = time.process_time()
+            try:
+                return fn(*args)
+            finally:
+                spent[name] += time.process_time() - start
+
+        return wrapper
+
+    print(f"where a walk's time goes (weakest setting, {len(space.schedules):,} schedules):")
+    try:
+        for name, module in names.items():
+            setattr(module, name, timed(name, originals[name]))
+        simulation_tick = simulation.play_tick
+        simulation.play_tick = graph.play_tick  # play_to_end (a schedule played alone) calls it there
+        for alone in (0, 4):
+            spent.update(dict.fromkeys(names, 0.0))
+            start = time.process_time()
+            with collector_paused():
+                for _ in walk(switches, space, alone=alone):
+                    pass
+            total = time.process_time() - start
+            parts = ", ".join(f"{name} {spent[name] / total:4.0%}" for name in names)
+            rest = 1 - sum(spent.values()) / total
+            print(f"  alone={alone}: {total:5.2f} s CPU: {parts}, the rest {rest:4.0%}")
+    finally:
+        for name, module in names.items():
+            setattr(module, name, originals[name])
+        simulation.play_tick = simulation_tick
+    _update_costs()
+
+
+def _update_costs() -> None:
+    """One attempt-sized update (18 fields, 4 changed) by how the state is held, and a state's hash."""
+    from collections import namedtuple
+    from dataclasses import dataclass, make_dataclass, replace
+    from timeit import timeit
+
+    fields = [f"f{i}" for i in range(18)]
+    values = tuple(range(18))
+    Frozen = make_dataclass("Frozen", fields, frozen=True, slots=True)
+    Named = namedtuple("Named", fields)
+    frozen, named = Frozen(*values), Named(*values)
+
+    @dataclass
+    class Mutable:
+        f0: int = 0
+        f1: int = 0
+        f2: int = 0
+        f3: int = 0
+
+    mutable = Mutable()
+
+    def set_attributes():
+        mutable.f0, mutable.f1, mutable.f2, mutable.f3 = 1, 2, 3, 4
+
+    world = tuple(range(31))
+    cases = {
+        "dataclasses.replace (frozen, slots)": lambda: replace(frozen, f0=1, f1=2, f2=3, f3=4),
+        "NamedTuple._replace": lambda: named._replace(f0=1, f1=2, f2=3, f3=4),
+        "NamedTuple built positionally": lambda: Named(1, 2, 3, 4, *named[4:]),
+        "attributes set on a mutable object": set_attributes,
+        "a 31-field tuple rebuilt, 3 changed": lambda: (*world[:5], 1, *world[6:20], 2, *world[21:30], 3),
+        "hash of that tuple": lambda: hash(world),
+    }
+    print("one update of an attempt-sized record (18 fields, 4 changed), and a world-sized tuple:")
+    for name, fn in cases.items():
+        n = 20000
+        best = min(timeit(fn, number=n) for _ in range(5)) / n
+        print(f"  {name:<40} {best * 1e6:5.2f} µs")
+
+
 def _cpu() -> float:
     """CPU seconds of this process and of the workers it has waited for."""
     me, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -104,6 +190,9 @@ def _cpu() -> float:
 
 
 def main(argv: list[str]) -> None:
+    if "--split" in argv:
+        split()
+        return
     sample(SPACE, "default")
     sample(WIDER, "wider")
     if "--whole" in argv:

@@ -51,9 +51,7 @@ const group = GROUP.test(groupName) ? joinGroup(groupName, {
   // Done as told, so not told back. A told tick whose move was made before the one shown here is late
   // news (it would pull the whole group back).
   go: (tick, at) => {
-    if (at <= movedAt) return false;
-    act("go", String(tick), "", { told: true, at });
-    return true;
+    if (at > movedAt) act("go", String(tick), "", { told: true, at });
   },
   acted: (entry) => act(...entry, { told: true }),
 }) : null;

@@ -89,8 +89,8 @@ export function watchHeight(root) {
 // back (a shorter chapter clamps a tick, and its echo would pull back the frame that is playing), and
 // the page, not a clock, knows which moves those are, however late its Python answers. ``isTick`` says
 // whether a value is a tick a run can have, ``now`` gives the page's own tick, ``go(tick, at)`` moves
-// there without telling (``at``: when the teller moved, by Date.now(); it returns false when the page
-// declines a tick older than what it already shows). The page calls ``moved(tick, at)`` after each
+// there without telling (``at``: when the teller moved, by Date.now(), for a page that declines a tick
+// older than what it already shows). The page calls ``moved(tick, at)`` after each
 // move its reader made (``at``: when; now, if not given). Where each page has its own Python (no shared
 // worker), the page also calls ``acted([action, value, part])`` after a change of the story (a switch,
 // a chapter), and the others do it too (``acted``).
