@@ -207,10 +207,14 @@ def moment_marks_html(tick: int, end: int, moments: list[tuple[int, str, str]]) 
         # The range's thumb is about 16 px wide, so its centre runs from 8 px to the width less 8 px; a mark
         # (18 px wide) is kept 9 px from either end, so the last one ends inside the page.
         where = f"calc({t / max(end, 1):.4f} * (100% - 18px) + 9px)"
+        # A long run's ticks are closer than a mark is wide: each mark is then as wide as a tick's step,
+        # so two moments a tick apart touch rather than overlap.
+        size = f"min(18px, calc((100% - 18px) / {max(end, 1)}))"
         said = escape(f"t{t}: {words}")
         marks.append(
             f'<button type="button" class="moment-mark {css}{" current" if t == tick else ""}" '
-            f'style="left: {where}" data-action="go" data-value="{t}" data-key="moment-mark-{t}" '
+            f'style="left: {where}; min-width: {size}" data-action="go" data-value="{t}" '
+            f'data-key="moment-mark-{t}" '
             f'aria-label="Key moment {said}" title="{said}"><span aria-hidden="true">{symbol}</span></button>'
         )
     return f'<div class="moment-marks" role="group" aria-label="Key moments">{"".join(marks)}</div>'

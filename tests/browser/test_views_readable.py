@@ -234,6 +234,31 @@ def test_the_diagram_scrolls_by_whole_columns_to_the_current_tick(explainer, wid
         assert strip["left"] >= 0 and (strip["right"] >= -1 or strip["left"] < 1), strip
 
 
+#: The key moments' marks under the scrubber, left to right: each one's left and right edge.
+MOMENT_MARKS = (
+    f"""() => {{ {EVERY_ROOT}"""
+    + """
+  return deepAll("button.moment-mark").map((b) => b.getBoundingClientRect())
+    .filter((r) => r.width > 0).map((r) => [r.left, r.right]).sort((a, b) => a[0] - b[0]);
+}"""
+)
+
+
+def test_the_key_moments_of_a_long_chapter_do_not_overlap_under_the_scrubber(explainer):
+    """In the 20-tick chapter the ticks are closer than a mark's 18 px: moments a tick apart (t11, t12,
+    t13) stand side by side, the current one's frame inside its own step, not over its neighbours. A
+    glyph a little wider than a step (★ is 13 px, a step 12 px) may touch the next: under 2 px of its box,
+    which is the glyph's side bearing; at 18 px each, marks a tick apart overlapped by 6 px."""
+    page = explainer.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    explainer.open("?preset=records-lost&tick=12")
+    explainer.wait_tick(12)
+    marks = page.evaluate(MOMENT_MARKS)
+    assert len(marks) >= 8, marks
+    for (_, right), (left, _) in zip(marks, marks[1:], strict=False):
+        assert right <= left + 2, marks
+
+
 #: The smallest words of the page as drawn (font size times any zoom, or an SVG's scale), through Panel's
 #: shadow roots, leaving out what no one sees (hidden, or visually hidden for screen readers).
 SMALLEST_WORDS = (
