@@ -154,14 +154,19 @@ def test_under_reduced_motion_nothing_travels(page, explainer_url):
     expect(page.locator("circle.travel").first).to_be_hidden()
 
 
+def open_outside_chapter(explainer, preset: str, tick: int):
+    """The served app at a chapter outside the article, whose button (folded under "Outside the article")
+    is the one pressed; the page."""
+    explainer.open(f"?preset={preset}&tick={tick}")
+    page = explainer.page
+    expect(page.locator(f".presets.outside button.preset-{preset}")).to_have_attribute("aria-pressed", "true")
+    return page
+
+
 def test_a_chapter_outside_the_article_says_what_the_feed_forgot(explainer):
     """The served app's chapter of the feed that forgets keys, at the tick it forgets and the tick the
     resend is posted again."""
-    explainer.open("?preset=forgotten-key&tick=13")
-    page = explainer.page
-    expect(page.locator(".presets.outside button.preset-forgotten-key")).to_have_attribute(
-        "aria-pressed", "true"
-    )
+    page = open_outside_chapter(explainer, "forgotten-key", 13)
     expect(page.locator(".tick-caption").first).to_contain_text("The feed forgets key A")
     explainer.press("forward")
     explainer.wait_tick(14)
@@ -173,11 +178,7 @@ def test_a_chapter_outside_the_article_shows_the_undeclared_input_and_the_sixth_
     """The served app's chapter of the overview that reads section 2 outside its key (RULES.md §8.2): the
     restore says what its key did not name, the acceptance breaks only the sixth badge, and the
     newsletter's tick says the accepted digest is wrong."""
-    explainer.open("?preset=undeclared-input&tick=5")
-    page = explainer.page
-    expect(page.locator(".presets.outside button.preset-undeclared-input")).to_have_attribute(
-        "aria-pressed", "true"
-    )
+    page = open_outside_chapter(explainer, "undeclared-input", 5)
     expect(page.locator(".tick-caption").first).to_contain_text("the summary also read s2 from v1")
     expect(page.locator(".diagram-figure").first).to_contain_text("it read s2 from v1")  # the line wraps
     explainer.open("?preset=undeclared-input&tick=10")
@@ -199,11 +200,7 @@ def test_a_chapter_outside_the_article_shows_a_controller_restart_giving_a_token
     """The served app's chapter of the controller that restarts with its epoch in memory (RULES.md §8.3):
     the restart's tick says so in the controller's row, and the tick #1 wakes breaks No stale write with
     fencing on; durable, the same tick fences #1."""
-    explainer.open("?preset=controller-restart&tick=4")
-    page = explainer.page
-    expect(page.locator(".presets.outside button.preset-controller-restart")).to_have_attribute(
-        "aria-pressed", "true"
-    )
+    page = open_outside_chapter(explainer, "controller-restart", 4)
     expect(page.locator(".tick-caption").first).to_contain_text("publishes epoch 41 again")
     expect(page.locator(".diagram-figure").first).to_contain_text("restarts from nothing")
     explainer.open("?preset=controller-restart&tick=8")
@@ -219,11 +216,7 @@ def test_a_chapter_outside_the_article_shows_a_controller_restart_giving_a_token
 def test_a_chapter_outside_the_article_shows_records_lost_and_a_second_digest(explainer):
     """The served app's chapter of lost records (RULES.md §8.4): the stores' row says what was lost at t12,
     and the second digest's acceptance at t19 breaks One acceptance per input."""
-    explainer.open("?preset=records-lost&tick=12")
-    page = explainer.page
-    expect(page.locator(".presets.outside button.preset-records-lost")).to_have_attribute(
-        "aria-pressed", "true"
-    )
+    page = open_outside_chapter(explainer, "records-lost", 12)
     expect(page.locator(".tick-caption").first).to_contain_text("the acceptance log and the effect records")
     expect(page.locator(".diagram-figure").first).to_contain_text("5 journal records")
     explainer.open("?preset=records-lost&tick=19")
