@@ -9,8 +9,8 @@ included) and its forks, against the ticks the exhaustive rerun plays. With a wi
 (silences up to 10 ticks, corrections up to t20), where runs are longer and fewer of them end alike.
 ``--whole`` also times the whole default space in both modes with 1 worker and with every core, wall
 and CPU side by side (several minutes), and checks that all four give the same bytes. ``--split`` says
-where a walk's time goes (freezing, thawing, playing ticks, the rest) and what one update of a state
-costs by how the state is held: the figures issue 31's redesign starts from.
+where a walk's time goes (reading states, resuming worlds, playing ticks, the rest) and what one update
+of a state costs by how the state is held.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from model.explore import (  # noqa: E402
     protection_settings,
     schedule_list,
 )
-from model.graph import Walk, walk  # noqa: E402
+from model.graph import ALONE, Walk, walk  # noqa: E402
 from model.simulation import collector_paused, run  # noqa: E402
 from model.switches import Switches  # noqa: E402
 from model.trace import dumps  # noqa: E402
@@ -100,14 +100,15 @@ def whole() -> None:
 
 
 def split() -> None:
-    """Where a walk's CPU goes, by wrapping the functions that freeze, thaw and play a tick with clocks
-    (their own cost, about 0.1 µs a call, is counted in), for the weakest protection setting."""
-    from model import graph, simulation
+    """Where a walk's CPU goes, by wrapping with clocks (their own cost, about 0.1 µs a call, is counted
+    in) what reads a working world's state, what resumes a world from a state, and the tick protocol,
+    for the weakest protection setting. The rest is the walk's own: answering for sets of schedules,
+    hashing and merging states, the leaves' outcomes."""
+    from model import simulation
+    from model.state import State
 
     protections = protection_settings()[-1]
     switches, space = Switches(**protections), graph_space(SPACE)
-    names = {"freeze": graph, "thaw": graph, "play_tick": graph}
-    originals = {name: getattr(module, name) for name, module in names.items()}
     spent: dict[str, float] = {}
 
     def timed(name, fn):
@@ -120,13 +121,14 @@ def split() -> None:
 
         return wrapper
 
+    read, resume, tick = State.of, State.resume, simulation.play_tick
+    names = ("State.of", "State.resume", "play_tick")
     print(f"where a walk's time goes (weakest setting, {len(space.schedules):,} schedules):")
     try:
-        for name, module in names.items():
-            setattr(module, name, timed(name, originals[name]))
-        simulation_tick = simulation.play_tick
-        simulation.play_tick = graph.play_tick  # play_to_end (a schedule played alone) calls it there
-        for alone in (0, 4):
+        State.of = staticmethod(timed("State.of", read))
+        State.resume = timed("State.resume", resume)
+        simulation.play_tick = timed("play_tick", tick)
+        for alone in (0, ALONE):
             spent.update(dict.fromkeys(names, 0.0))
             start = time.process_time()
             with collector_paused():
@@ -137,9 +139,7 @@ def split() -> None:
             rest = 1 - sum(spent.values()) / total
             print(f"  alone={alone}: {total:5.2f} s CPU: {parts}, the rest {rest:4.0%}")
     finally:
-        for name, module in names.items():
-            setattr(module, name, originals[name])
-        simulation.play_tick = simulation_tick
+        State.of, State.resume, simulation.play_tick = read, resume, tick
     _update_costs()
 
 

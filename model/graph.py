@@ -5,28 +5,23 @@ The exhaustive explorer runs each schedule from t0. Most of that work repeats: t
 only in where the first poster dies play the same ticks until someone first posts. Here a whole set of
 schedules moves together, as a model checker walks a state graph:
 
-- **One world for many schedules.** A node is a world and the set of schedules (a bitmask over the
-  space's list) whose runs are all in that world at that tick. The world's schedule is ``Answering``:
-  it answers each of the schedule's questions (``schedule.READS``) for the whole set. When the schedules
-  of the set agree, that is the answer; when they disagree, the world goes on with the schedules of the
-  first answer, and the tick is played again from the node's state, in a copy, for each other group of
-  schedules that agree.
-- **Equal worlds merge.** After each tick every node's world is frozen (``model.state``); nodes whose
-  frozen states are equal are one node, whose set is the union. From there on each schedule's run is the
-  same as it would be alone, because nothing else influences a later tick.
+- **One state for many schedules.** A node is a ``State`` (``model.state``) and the set of schedules
+  (a bitmask over the space's list) whose runs are all in it after that tick. Its successors are
+  ``step``'s, with ``Answering`` for the choices: it answers each of the schedule's questions
+  (``schedule.READS``) for the whole set. When the schedules of the set agree, that is the answer; when
+  they disagree, the step goes on with the schedules of the first answer, and is taken again from the
+  node's state for each other group of schedules that agree (a state is a value: nothing to copy).
+- **Equal states merge.** Nodes whose states are equal are one node, whose set is the union. From there
+  on each schedule's run is the same as it would be alone, because nothing else influences a later tick.
 - **A leaf is a set of schedules whose runs ended alike**: at the same tick, with the same first
   breaches, finished or not. The explorer counts and measures them per schedule, as if each had run.
 
-What it costs, measured (``benchmarks/explore_bench.py`` prints it): a walk plays about a fifth of the
-ticks the exhaustive rerun plays, but the ticks it saves are the cheap early ones every schedule shares;
-the late ticks, where runs have diverged, are mostly its own. Each state also costs a freeze, and each
-fork a thaw and a replayed tick. So on the default space the two modes take about the same time, and
-once a world stands for only a few schedules (``ALONE``) each is played alone to its end, which makes
-the walk the faster of the two on wider spaces. A walk that wins by far would need a freeze that costs
-next to nothing (a world whose records are shared, persistent values, so that a state is a handful of
-references) and forks that need no replay: a step that returns at each question the schedule is asked,
-its continuation as data, so a world can be copied in the middle of a tick (an attempt's step is a plain
-call now, but its Python frame is still mid-step when it asks).
+What it costs (``benchmarks/explore_bench.py`` prints it): per setting of the default space a walk takes
+about 18,000 steps where the exhaustive rerun plays about 80,000 ticks, but the ticks it saves are the
+cheap early ones every schedule shares; the late ticks, where runs have diverged, are mostly its own, and
+each step also reads and hashes the state it ends in. So once a state stands for only a few schedules
+(``ALONE``) each is played alone to its end in one working world, without a state per tick. The rules'
+tick itself is most of what is left.
 
 One setting per walk. Walking settings together (reading the switches as questions too) was measured:
 the twelve settings that differ only in the newsletter's rule and the post key reach 1.65× fewer states
@@ -41,13 +36,13 @@ from dataclasses import dataclass
 from .invariants import Breach
 from .outcome import outcome_of
 from .schedule import BOUND, READS, PosterDeath, Schedule
-from .simulation import play_tick, play_to_end, quiescent
-from .state import Interner, freeze, thaw
+from .simulation import play_to_end
+from .state import State, advance
 from .switches import Switches
 from .world import World
 
-#: A world standing for this many schedules or fewer plays each alone to its end: a freeze, a fork and the
-#: world's schedule answering for a set cost more per tick than playing a few runs one by one
+#: A state standing for this many schedules or fewer plays each alone to its end: reading and hashing a
+#: state, a fork and answering for a set cost more per tick than playing a few runs one by one
 #: (measured with benchmarks/explore_bench.py: see the README).
 ALONE = 4
 
@@ -148,8 +143,8 @@ class Leaf:
 class Walk:
     """How much work a walk took (for the benchmark and the tests)."""
 
-    states: int = 0  # distinct (tick, world) nodes
-    transitions: int = 0  # ticks played, the replays after a fork included
+    states: int = 0  # distinct (tick, state) nodes
+    transitions: int = 0  # steps taken, the replays after a fork included
     forks: int = 0
 
 
@@ -157,84 +152,57 @@ def walk(
     switches: Switches, space: Space, bound: int = BOUND, alone: int = ALONE, found: Walk | None = None
 ) -> Iterator[Leaf]:
     """Every schedule of ``space`` under ``switches``, from t0 until each run ends (``simulation.run``'s
-    rule: after the first tick that leaves the world quiescent, or at ``bound``). A world that stands
+    rule: after the first tick that leaves the world quiescent, or at ``bound``). A state that stands
     for ``alone`` schedules or fewer plays each of them alone to its end.
 
     Each leaf is yielded as soon as it is found, so a walk over a large space does not hold them all
     (a leaf's set is a bitmask as long as the space). ``found``, if given, counts the work."""
-    interner = Interner()
-    like = World(switches, recording=False)  # the constants every world of the walk shares
     found = found or Walk()
-    start = freeze(like, interner)
-    frontier: dict[tuple, list] = {start: [thaw(start, like, interner), space.everything]}
+    frontier: dict[State, list] = {State.initial(switches): [space.everything, None]}
     for tick in range(bound + 1):
-        after: dict[tuple, list] = {}
+        after: dict[State, list] = {}
         found.states += len(frontier)
-        for state, (world, mask) in frontier.items():
-            frozen: tuple[World | None, tuple] = (None, ())
-            for played, group in _play(state, world, mask, tick, like, interner, space, found):
-                for settled, ended in _settle(played, group, space):
-                    if ended or tick == bound:
-                        played.stopped_at_limit = not ended
-                        first, finished = dict(played.checker.first), outcome_of(played).finished
-                        yield Leaf(settled, tick, first, finished)
-                        continue
-                    if frozen[0] is not played:  # groups that only disagreed on ending share a world
-                        frozen = (played, freeze(played, interner))
-                    if settled.bit_count() <= alone:
-                        yield from _each_alone(frozen[1], settled, like, interner, space, bound)
-                        continue
-                    node = after.get(frozen[1])
-                    if node is None:
-                        after[frozen[1]] = [played, settled]
-                    else:
-                        node[1] |= settled
+        for state, (mask, world) in frontier.items():
+            for played, group, moved in _successors(state, world, mask, space, found):
+                if played.ended or tick == bound:
+                    moved.stopped_at_limit = not played.ended
+                    yield Leaf(group, tick, moved.checker.first, outcome_of(moved).finished)
+                elif group.bit_count() <= alone:
+                    yield from _each_alone(played, moved, group, space, bound)
+                elif (node := after.get(played)) is None:
+                    after[played] = [group, moved]
+                else:
+                    node[0] |= group
         frontier = after
         if not frontier:
             break
 
 
-def _each_alone(
-    state: tuple, mask: int, like: World, interner: Interner, space: Space, bound: int
-) -> Iterator[Leaf]:
-    """Each schedule of ``mask`` played alone from ``state`` to its end, as ``simulation.run`` plays it."""
+def _successors(
+    state: State, world: World | None, mask: int, space: Space, found: Walk
+) -> Iterator[tuple[State, int, World]]:
+    """The next tick from ``state`` for the schedules of ``mask``: one state per group of schedules that
+    answered every question of the tick alike (the end test's included), with the working world that
+    played it. ``world``, if given, is in ``state`` and is used up by the first group."""
+    answering = Answering(space, mask)
+    if world is None:
+        world = state.resume(answering)
+    world.schedule = answering
+    found.transitions += 1
+    yield advance(world)[0], answering.mask, world
+    for fork in answering.forks:
+        found.forks += 1
+        yield from _successors(state, None, fork, space, found)
+
+
+def _each_alone(state: State, world: World, mask: int, space: Space, bound: int) -> Iterator[Leaf]:
+    """Each schedule of ``mask`` played alone from ``state`` to its end, as ``simulation.run`` plays it:
+    the first in ``world`` (which is in ``state``), each other in a world resumed from it."""
     while mask:
         lowest = mask & -mask
         mask ^= lowest
-        world = thaw(state, like, interner)
+        world = world or state.resume(None)
         world.schedule = space.schedules[lowest.bit_length() - 1]
-        play_to_end(world, world.tick + 1, bound)
+        play_to_end(world, state.tick + 1, bound)
         yield Leaf(lowest, world.tick, world.checker.first, outcome_of(world).finished)
-
-
-def _play(
-    state: tuple,
-    world: World,
-    mask: int,
-    tick: int,
-    like: World,
-    interner: Interner,
-    space: Space,
-    found: Walk,
-) -> Iterator[tuple[World, int]]:
-    """Tick ``tick`` for the schedules of ``mask``, from ``world`` (in ``state``): one world per group of
-    schedules that answered every question of the tick alike."""
-    answering = world.schedule = Answering(space, mask)
-    world.tick = tick
-    found.transitions += 1
-    play_tick(world)
-    yield world, answering.mask
-    for fork in answering.forks:
-        found.forks += 1
-        copy = thaw(state, like, interner)
-        yield from _play(state, copy, fork, tick, like, interner, space, found)
-
-
-def _settle(world: World, mask: int, space: Space) -> Iterator[tuple[int, bool]]:
-    """Whether the run ends after this tick, per group of schedules that agree (a correction still ahead
-    keeps some going). Nothing here changes the world, so the groups share it."""
-    answering = world.schedule = Answering(space, mask)
-    ended = quiescent(world)
-    yield answering.mask, ended
-    for fork in answering.forks:
-        yield from _settle(world, fork, space)
+        world = None

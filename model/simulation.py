@@ -80,11 +80,13 @@ def play_tick(world: World) -> None:
 
 def quiescent(world: World) -> bool:
     """Nothing can happen after this tick: no actor may act later, and the report's correction is not
-    still ahead. Each actor says for itself whether it may act after the tick (``may_act_after``)."""
-    if world.schedule.corrects_after(world.tick):
-        return False
+    still ahead. Each actor says for itself whether it may act after the tick (``may_act_after``). The
+    schedule is asked last, only of a world where no actor may act: the explorer's sets of schedules then
+    split on the correction only where it decides the end."""
     actors = [*world.attempts, world.controller, world.newsletter]
-    return not any(actor.may_act_after(world) for actor in actors)
+    return not any(actor.may_act_after(world) for actor in actors) and not world.schedule.corrects_after(
+        world.tick
+    )
 
 
 @dataclass

@@ -1,35 +1,42 @@
-"""A world between two ticks as one hashable value, and back: what the graph explorer forks and merges.
+"""The model as a transition system: a world between two ticks is a ``State``, an immutable value, and
+``step(state, choices)`` plays the next tick from it and returns the state after it.
 
-``freeze(world, intern)`` is everything that can influence a later tick or what a run reports: the
-records, the feed, every actor's progress, the lifecycles' current states and the checker's memory.
-Two worlds with equal frozen states continue identically under the same schedule answers, so the
-explorer keeps one of them; ``thaw(state, like)`` rebuilds a world from a frozen state, as many times as
-a fork needs.
+A ``State`` holds everything that can influence a later tick or what a run reports: the setting (the
+switches, and whether successors may restore), the records, the feed, every actor's progress, the
+lifecycles' current states, the checker's memory, and whether the run has ended. It holds only immutable
+values (tuples, frozensets, frozen records, numbers and strings), so it is hashable: two equal states
+continue identically under the same choices, which is what lets the explorer merge them (``model.graph``).
+Left out: the tick's events (``step`` returns them, and builds them only when asked) and the schedule,
+which is ``step``'s second argument.
 
-Left out, because they are the same in every world of one exploration or say nothing of the future:
-the switches, ``recording`` (always off here: no events, no lifecycle log) and ``restore``, which
-``thaw`` copies from ``like``; the schedule, which the explorer answers for; and the tick's events.
+Inside ``step`` the actors' rules read and write a working world (``model.world``): ``State.resume``
+builds one from the value, the tick protocol (``simulation.play_tick``, the only code that plays a tick)
+moves it, and ``State.of`` reads the value back. The working world lives for one step and is never
+shared, so ``step`` is a pure function of its arguments. A run (``simulation.run``) keeps one working
+world for all its ticks instead, which is the same protocol without a copy per tick.
 
-Records are immutable values, shared between worlds rather than copied; ``Interner`` numbers each one
-by its value once, so a frozen state is a tuple of small numbers and scalars, cheap to hash and compare.
-``COVERED`` lists every attribute each class holds, and a test checks it against real objects, so a new
-attribute cannot be forgotten here.
+``COVERED`` lists every attribute each class of the working world holds, and a test checks it against
+real objects, so a new attribute cannot be forgotten here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import attrgetter
+from typing import NamedTuple
 
+from . import lifecycles as lc
 from .attempt import Attempt
 from .controller import Controller
 from .feed import Feed
 from .invariants import Checker
 from .newsletter import Newsletter
 from .records import Epoch, ProtectedStore, Records
-from .world import Lifecycles, World
+from .report import VERSIONS
+from .switches import Fencing, Switches
+from .world import Event, Lifecycles, World
 
-#: Every attribute of each class that a frozen state covers (a test compares them with ``vars()``).
+#: Every attribute of each class that a state covers (a test compares them with ``vars()``); the world's
+#: ``schedule``, ``recording`` and ``events`` are what a step is given and gives back, not its state.
 COVERED: dict[type, frozenset[str]] = {
     World: frozenset(
         "switches recording restore schedule tick report stale_rejected stale_applied first_poster silenced "
@@ -49,84 +56,227 @@ COVERED: dict[type, frozenset[str]] = {
     Checker: frozenset("first breaches _seen announced accepted_by_version _newsletter_checked".split()),
 }
 
-
-class Interner:
-    """Numbers immutable values by equality: equal records get one number, whoever made them.
-
-    Each object is hashed by value once; after that it is known by its identity (the interner keeps
-    it alive, so its ``id`` is never reused). ``objects[n]`` is the value numbered ``n``."""
-
-    def __init__(self) -> None:
-        self._by_identity: dict[int, tuple[int, object]] = {}
-        self._by_value: dict[object, int] = {}
-        self._lists: dict[int, tuple[list, tuple[int, ...]]] = {}
-        self.objects: list[object] = []
-        known = self._by_identity.get
-
-        def number(value: object) -> int:
-            """The value's number (a plain function, not ``__call__``: ``map`` calls it faster)."""
-            seen = known(id(value))
-            if seen is not None:
-                return seen[0]
-            found = self._by_value.setdefault(value, len(self.objects))
-            if found == len(self.objects):
-                self.objects.append(value)
-            self._by_identity[id(value)] = (found, value)
-            return found
-
-        self.number = number
-
-    def log(self, items: list) -> tuple[int, ...]:
-        """The numbers of a list that only ever grows at its end (a store, the feed's posts): what was
-        numbered at an earlier freeze is kept, so a tick pays only for what it appended."""
-        known = self._lists.get(id(items))
-        if known is not None and known[0] is items:
-            numbers = known[1]
-            if len(numbers) == len(items):
-                return numbers
-            numbers += tuple(map(self.number, items[len(numbers) :]))
-        else:
-            numbers = tuple(map(self.number, items))
-        self._lists[id(items)] = (items, numbers)
-        return numbers
+_STORES = ("journal", "candidates", "acceptances", "effects")
+_MACHINES = tuple(m.name for m in lc.MACHINES)
+_VERSIONS = tuple(v.name for v in VERSIONS)
 
 
-_ATTEMPT_VALUES = attrgetter(
-    "number", "name", "actor", "token", "purpose", "admitted_at", "announcement", "phase", "alive",
-    "silent_until", "last_heartbeat", "missed", "calls", "restored",
+class AttemptState(NamedTuple):
+    """An attempt's progress as a value: where it is in its work and what it has made so far."""
+
+    number: int
+    token: int
+    pin: object  # a ReportVersion, or None with pins off
+    purpose: object
+    admitted_at: int
+    parts: tuple  # the parts it holds, in the order it got them
+    todo: tuple[str, ...]
+    unjournaled: tuple
+    in_flight: object
+    candidate: object
+    announcement: str | None
+    phase: object
+    alive: bool
+    silent_until: int | None
+    last_heartbeat: int
+    missed: int
+    calls: int
+    restored: int
+
+
+_ATTEMPT_SCALARS = attrgetter(
+    "number", "token", "pin", "purpose", "admitted_at"
+)  # fmt: skip
+_ATTEMPT_PROGRESS = attrgetter(
+    "in_flight", "candidate", "announcement", "phase", "alive", "silent_until", "last_heartbeat", "missed",
+    "calls", "restored",
+)  # fmt: skip
+_WORLD_SCALARS = attrgetter(
+    "switches", "restore", "tick", "report", "stale_rejected", "first_poster", "silenced", "poster_died",
+    "stopped_at_limit",
 )  # fmt: skip
 
 
-def _attempt(a: Attempt, n: Callable[[object], int]) -> tuple:
-    return (
-        *_ATTEMPT_VALUES(a), n(a.pin), tuple(map(n, a.parts.values())), tuple(a.todo),
-        tuple(map(n, a.unjournaled)), n(a.in_flight), n(a.candidate),
+class State(NamedTuple):
+    """The world between two ticks, as one hashable value (see the module's docstring). ``tick`` is the
+    last tick played (-1 before t0); ``ended`` says nothing can happen after it."""
+
+    switches: Switches
+    restore: bool
+    tick: int
+    report: object
+    stale_rejected: int
+    first_poster: int | None
+    silenced: bool
+    poster_died: bool
+    stopped_at_limit: bool
+    stale_applied: tuple
+    epoch: int
+    admissions: tuple
+    stores: tuple[tuple, ...]  # the journal, the candidates, the acceptances, the effect records
+    posts: tuple
+    remembered: tuple  # the feed's keys, in the order first seen
+    forgotten: tuple[str, ...]
+    owner: int | None  # the owner's place among the attempts
+    rebuild_due: bool
+    known_from: int
+    restarted_at: int | None
+    start: object  # the newsletter's start, once it has started
+    attempts: tuple[AttemptState, ...]
+    lifecycles: tuple[tuple[tuple[str, str], ...], ...]  # per machine, each instance's state
+    first: tuple  # the first breach of each invariant, as (invariant, breach) pairs
+    breaches: tuple
+    seen: tuple[int, int, int]
+    announced: frozenset[str]
+    accepted_by_version: tuple[frozenset[str], ...]
+    newsletter_checked: bool
+    ended: bool = False
+
+    @classmethod
+    def initial(cls, switches: Switches, restore: bool = True) -> State:
+        """The world before t0: nothing admitted, nothing written."""
+        return cls.of(World(switches, recording=False, restore=restore, tick=-1))
+
+    @classmethod
+    def of(cls, world: World, ended: bool = False) -> State:
+        """The working world's state, as a value."""
+        records, checker, controller = world.records, world.checker, world.controller
+        owner = controller.owner
+        return cls(
+            *_WORLD_SCALARS(world),
+            tuple(world.stale_applied),
+            records.epoch.value,
+            tuple(records.admissions),
+            tuple(tuple(records.store(name).records) for name in _STORES),
+            tuple(world.feed.posts),
+            tuple(world.feed.remembered.values()),
+            world.feed.forgotten,
+            None if owner is None else world.attempts.index(owner),
+            controller.rebuild_due,
+            controller.known_from,
+            controller.restarted_at,
+            world.newsletter.start,
+            tuple(map(_attempt_state, world.attempts)),
+            tuple(tuple(states.items()) for states in world.lifecycles.states.values()),
+            tuple(checker.first.items()),
+            tuple(checker.breaches),
+            checker._seen,
+            frozenset(checker.announced),
+            tuple(map(frozenset, checker.accepted_by_version.values())),
+            checker._newsletter_checked,
+            ended,
+        )
+
+    def resume(self, schedule, recording: bool = False) -> World:
+        """A new working world in this state, whose questions ``schedule`` answers."""
+        epoch = Epoch(self.epoch)
+        fencing = self.switches.fencing is Fencing.ON
+        stores = {
+            name: _new(ProtectedStore, name=name, epoch=epoch, fencing=fencing, records=list(records))
+            for name, records in zip(_STORES, self.stores, strict=True)
+        }
+        people = list(map(_resume_attempt, self.attempts))
+        return _new(
+            World,
+            switches=self.switches,
+            recording=recording,
+            restore=self.restore,
+            schedule=schedule,
+            tick=self.tick,
+            report=self.report,
+            stale_rejected=self.stale_rejected,
+            stale_applied=list(self.stale_applied),
+            first_poster=self.first_poster,
+            silenced=self.silenced,
+            poster_died=self.poster_died,
+            stopped_at_limit=self.stopped_at_limit,
+            events=[],
+            records=_new(Records, epoch=epoch, admissions=list(self.admissions), **stores),
+            feed=_new(
+                Feed,
+                posts=list(self.posts),
+                remembered={r.key: r for r in self.remembered},
+                forgotten=self.forgotten,
+            ),
+            controller=_new(
+                Controller,
+                owner=None if self.owner is None else people[self.owner],
+                rebuild_due=self.rebuild_due,
+                known_from=self.known_from,
+                restarted_at=self.restarted_at,
+            ),
+            newsletter=_new(Newsletter, start=self.start),
+            attempts=people,
+            lifecycles=_new(
+                Lifecycles,
+                states=dict(zip(_MACHINES, map(dict, self.lifecycles), strict=True)),
+                moves=[],
+                recording=recording,
+            ),
+            checker=_new(
+                Checker,
+                first=dict(self.first),
+                breaches=list(self.breaches),
+                _seen=self.seen,
+                announced=set(self.announced),
+                accepted_by_version=dict(zip(_VERSIONS, map(set, self.accepted_by_version), strict=True)),
+                _newsletter_checked=self.newsletter_checked,
+            ),
+        )
+
+
+def step(state: State, choices, recording: bool = False) -> tuple[State, tuple[Event, ...]]:
+    """The next tick from ``state``, with ``choices`` answering the schedule's questions (a ``Schedule``,
+    or the explorer's ``Answering`` for a set of schedules): the state after it, and the tick's events
+    (none unless ``recording``). ``state`` is not changed. The state after says whether the run has
+    ended (``simulation.quiescent``, asked of the same choices)."""
+    if state.ended:
+        raise ValueError(f"the run ended at t{state.tick}: there is no next tick")
+    return advance(state.resume(choices, recording))
+
+
+def advance(world: World) -> tuple[State, tuple[Event, ...]]:
+    """``step`` on a working world that nothing else will read: it is moved to the next tick and ends in
+    the state returned. The explorer goes on with the world a state came from, rather than a copy."""
+    from .simulation import play_tick, quiescent  # the protocol imports the world, which this extends
+
+    world.tick += 1
+    play_tick(world)
+    return State.of(world, quiescent(world)), tuple(world.events)
+
+
+def _attempt_state(a: Attempt) -> AttemptState:
+    return AttemptState(
+        *_ATTEMPT_SCALARS(a), tuple(a.parts.values()), tuple(a.todo), tuple(a.unjournaled),
+        *_ATTEMPT_PROGRESS(a),
     )  # fmt: skip
 
 
-def freeze(world: World, interner: Interner) -> tuple:
-    """The world's state between ticks, as a hashable tuple (see the module's docstring)."""
-    assert not world.recording, "a frozen state leaves out the trace's events: freeze runs without one"
-    records, checker, owner = world.records, world.checker, world.controller.owner
-    n = interner.number
-    log = interner.log
-    return (
-        world.tick, n(world.report), world.stale_rejected, log(world.stale_applied),
-        world.first_poster, world.silenced, world.poster_died, world.stopped_at_limit,
-        records.epoch.value, log(records.admissions),
-        log(records.journal.records), log(records.candidates.records),
-        log(records.acceptances.records), log(records.effects.records),
-        log(world.feed.posts), tuple(map(n, world.feed.remembered.values())), world.feed.forgotten,
-        None if owner is None else world.attempts.index(owner), world.controller.rebuild_due,
-        world.controller.known_from, world.controller.restarted_at,
-        n(world.newsletter.start),
-        tuple(_attempt(a, n) for a in world.attempts),
-        tuple(tuple(states.items()) for states in world.lifecycles.states.values()),
-        tuple(checker.first), tuple(map(n, checker.first.values())), log(checker.breaches),
-        checker._seen, frozenset(checker.announced),
-        tuple(frozenset(digests) for digests in checker.accepted_by_version.values()),
-        checker._newsletter_checked,
-    )  # fmt: skip
+def _resume_attempt(a: AttemptState) -> Attempt:
+    name = f"#{a.number}"
+    return _new(
+        Attempt,
+        number=a.number,
+        name=name,
+        actor=f"attempt {name}",
+        token=a.token,
+        pin=a.pin,
+        purpose=a.purpose,
+        admitted_at=a.admitted_at,
+        parts={p.step: p for p in a.parts},
+        todo=list(a.todo),
+        unjournaled=list(a.unjournaled),
+        in_flight=a.in_flight,
+        candidate=a.candidate,
+        announcement=a.announcement,
+        phase=a.phase,
+        alive=a.alive,
+        silent_until=a.silent_until,
+        last_heartbeat=a.last_heartbeat,
+        missed=a.missed,
+        calls=a.calls,
+        restored=a.restored,
+    )
 
 
 def _new(cls: type, **attributes: object):
@@ -134,112 +284,3 @@ def _new(cls: type, **attributes: object):
     obj = object.__new__(cls)
     obj.__dict__.update(attributes)
     return obj
-
-
-def thaw(state: tuple, like: World, n: Interner) -> World:
-    """A new world in ``state``, with ``like``'s switches, fencing and ``restore`` (its constants)."""
-    (
-        tick, report, stale_rejected, stale_applied, first_poster, silenced, poster_died, stopped,
-        epoch_value, admissions, journal, candidates, acceptances, effects, posts, remembered, forgotten,
-        owner, rebuild_due, known_from, restarted_at, start, attempts, lifecycle_states,
-        first_ids, first, breaches, seen, announced, accepted_by_version, newsletter_checked,
-    ) = state  # fmt: skip
-    objects = n.objects
-    epoch = Epoch(epoch_value)
-    fencing = like.records.journal.fencing
-
-    def store(name: str, ids: tuple) -> ProtectedStore:
-        return _new(
-            ProtectedStore, name=name, epoch=epoch, fencing=fencing, records=[objects[i] for i in ids]
-        )
-
-    records = _new(
-        Records,
-        epoch=epoch,
-        admissions=[objects[i] for i in admissions],
-        journal=store("journal", journal),
-        candidates=store("candidates", candidates),
-        acceptances=store("acceptances", acceptances),
-        effects=store("effects", effects),
-    )
-    people = [_thaw_attempt(a, objects) for a in attempts]
-    post_list = [objects[i] for i in posts]
-    kept = [objects[i] for i in remembered]
-    return _new(
-        World,
-        switches=like.switches,
-        recording=False,
-        restore=like.restore,
-        schedule=None,
-        tick=tick,
-        report=objects[report],
-        stale_rejected=stale_rejected,
-        stale_applied=[objects[i] for i in stale_applied],
-        first_poster=first_poster,
-        silenced=silenced,
-        poster_died=poster_died,
-        stopped_at_limit=stopped,
-        events=[],
-        records=records,
-        feed=_new(Feed, posts=post_list, remembered={r.key: r for r in kept}, forgotten=forgotten),
-        controller=_new(
-            Controller,
-            owner=None if owner is None else people[owner],
-            rebuild_due=rebuild_due,
-            known_from=known_from,
-            restarted_at=restarted_at,
-        ),
-        newsletter=_new(Newsletter, start=objects[start]),
-        attempts=people,
-        lifecycles=_new(
-            Lifecycles,
-            states={
-                machine: dict(states)
-                for machine, states in zip(like.lifecycles.states, lifecycle_states, strict=True)
-            },
-            moves=[],
-            recording=False,
-        ),
-        checker=_new(
-            Checker,
-            first={i: objects[b] for i, b in zip(first_ids, first, strict=True)},
-            breaches=[objects[i] for i in breaches],
-            _seen=seen,
-            announced=set(announced),
-            accepted_by_version=dict(
-                zip(like.checker.accepted_by_version, map(set, accepted_by_version), strict=True)
-            ),
-            _newsletter_checked=newsletter_checked,
-        ),
-    )
-
-
-def _thaw_attempt(state: tuple, objects: list) -> Attempt:
-    (
-        number, name, actor, token, purpose, admitted_at, announcement, phase, alive, silent_until,
-        last_heartbeat, missed, calls, restored, pin, parts, todo, unjournaled, in_flight, candidate,
-    ) = state  # fmt: skip
-    part_list = [objects[i] for i in parts]
-    return _new(
-        Attempt,
-        number=number,
-        name=name,
-        actor=actor,
-        token=token,
-        pin=objects[pin],
-        purpose=purpose,
-        admitted_at=admitted_at,
-        parts={p.step: p for p in part_list},
-        todo=list(todo),
-        unjournaled=[objects[i] for i in unjournaled],
-        in_flight=objects[in_flight],
-        candidate=objects[candidate],
-        announcement=announcement,
-        phase=phase,
-        alive=alive,
-        silent_until=silent_until,
-        last_heartbeat=last_heartbeat,
-        missed=missed,
-        calls=calls,
-        restored=restored,
-    )

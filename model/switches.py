@@ -324,6 +324,12 @@ class Switches:
         # Accept plain string ids too, so Switches(fencing="off") works; anything else is refused by name.
         for f in fields(self):
             object.__setattr__(self, f.name, parse_value(f.name, getattr(self, f.name)))
+        # Hashed once: every state of a run holds its switches, and the explorer hashes states by the
+        # thousand (each of the fourteen enums' hashes is a Python call).
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, object]) -> Switches:

@@ -163,8 +163,8 @@ MUTANTS = (
         "        y += LINE * lines[lane]",
     ),
     # The graph explorer: a clone that forgets, a merge that loses schedules, a fork never taken.
-    Mutant("thaw-forgets-missed-heartbeats", "model/state.py", "missed=missed,", "missed=0,"),
-    Mutant("merge-keeps-one-set", "model/graph.py", "node[1] |= settled", "node[1] = settled"),
+    Mutant("resume-forgets-missed-heartbeats", "model/state.py", "missed=a.missed,", "missed=0,"),
+    Mutant("merge-keeps-one-set", "model/graph.py", "node[0] |= group", "node[0] = group"),
     Mutant(
         "disagreement-never-forks",
         "model/graph.py",

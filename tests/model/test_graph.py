@@ -1,6 +1,5 @@
-"""The graph explorer against the runs it stands for: its questions read what they say they read, a
-frozen world holds everything, a thawed world continues as the original, and every schedule of a walk
-ends as its own run from t0 does."""
+"""The graph explorer against the runs it stands for: its questions read what they say they read, and
+every schedule of a walk ends as its own run from t0 does (the states it walks: ``test_state.py``)."""
 
 from __future__ import annotations
 
@@ -18,12 +17,9 @@ from model.explore import (
     schedule_list,
 )
 from model.graph import ALONE, Answering, Space, Walk, walk
-from model.outcome import outcome_of
-from model.schedule import BOUND, FIELDS, LATEST, READS, SILENT_POINTS, PosterDeath, Schedule
-from model.simulation import play_tick, quiescent, run
-from model.state import COVERED, Interner, freeze, thaw
+from model.schedule import FIELDS, LATEST, READS, SILENT_POINTS, PosterDeath, Schedule
+from model.simulation import run
 from model.switches import Switches
-from model.world import World
 
 # Settings that differ in every protection, so each protection's branches are walked.
 SAMPLE = [protection_settings()[i] for i in (0, 53, 77, 143)]
@@ -73,73 +69,6 @@ def test_an_answer_the_set_disagrees_on_forks_it():
     assert {s.corrects_at(4) for s in members} == {first}
     assert answering.mask | sum(answering.forks) == space.everything
     assert answering.mask & sum(answering.forks) == 0
-
-
-def _objects(world: World) -> list:
-    records = world.records
-    stores = [records.store(s) for s in ("journal", "candidates", "acceptances", "effects")]
-    return [world, *world.attempts, records, *stores, world.feed, world.controller, world.newsletter,
-            world.lifecycles, world.checker]  # fmt: skip
-
-
-def test_a_frozen_state_covers_every_attribute_of_every_object():
-    """A new attribute on any class of the world must be added to ``model.state`` (or this fails)."""
-    for protections in SAMPLE:
-        for schedule in (Schedule(), Schedule(silent_for=None, poster_death=PosterDeath.BEFORE_SEND)):
-            world = run(Switches(**protections), recording=False, schedule=schedule).world
-            for obj in _objects(world):
-                assert set(vars(obj)) == COVERED[type(obj)], type(obj).__name__
-
-
-def _continue(world: World, interner: Interner) -> list[tuple]:
-    """Play ``world`` to its end, as ``simulation.run`` does; its frozen state after every tick."""
-    states = []
-    while True:
-        world.tick += 1
-        play_tick(world)
-        states.append(freeze(world, interner))
-        if quiescent(world) or world.tick >= BOUND:
-            return states
-
-
-@pytest.mark.parametrize("protections", SAMPLE, ids=lambda p: ",".join(p.values()))
-def test_a_thawed_world_goes_on_exactly_as_the_one_it_was_frozen_from(protections):
-    rng = random.Random(7)
-    switches = Switches(**protections)
-    for schedule in [Schedule(), *(_random_schedule(rng) for _ in range(6))]:
-        for stop in (0, 3, 6, 9):
-            interner = Interner()
-            world = World(switches, recording=False, schedule=schedule)
-            for tick in range(stop + 1):
-                world.tick = tick
-                play_tick(world)
-            copy = thaw(freeze(world, interner), world, interner)
-            copy.schedule = schedule
-            assert freeze(copy, interner) == freeze(world, interner)
-            assert _continue(copy, interner) == _continue(world, interner)
-            assert outcome_of(copy) == outcome_of(world)
-
-
-def test_worlds_that_differ_in_anything_have_different_frozen_states():
-    interner = Interner()
-    world = World(Switches(), recording=False)
-    for tick in range(9):
-        world.tick = tick
-        play_tick(world)
-    before = freeze(world, interner)
-    changes = [
-        lambda w: setattr(w.attempts[0], "missed", w.attempts[0].missed + 1),
-        lambda w: w.attempts[-1].todo.append("s9"),
-        lambda w: setattr(w.records.epoch, "value", w.records.epoch.value + 1),
-        lambda w: w.checker.announced.add("d-elsewhere"),
-        lambda w: w.records.journal.records.append(w.records.journal.records[0]),
-        lambda w: setattr(w.controller, "owner", w.attempts[0]),
-        lambda w: setattr(w, "silenced", not w.silenced),
-    ]
-    for change in changes:
-        copy = thaw(before, world, interner)
-        change(copy)
-        assert freeze(copy, interner) != before
 
 
 @pytest.mark.parametrize(
