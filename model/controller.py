@@ -126,14 +126,15 @@ class Controller:
             attempt.missed += 1
             tolerated = world.schedule.missed_heartbeats_tolerated()
             if attempt.missed < tolerated:
-                world.emit(
-                    ACTOR,
-                    "heartbeat-missed",
-                    f"{attempt.name} misses a heartbeat ({attempt.missed} of {tolerated})"
-                    if tolerated > 2
-                    else f"{attempt.name} misses a heartbeat",
-                    f"{attempt.name} silent",
-                )
+                if world.recording:
+                    world.emit(
+                        ACTOR,
+                        "heartbeat-missed",
+                        f"{attempt.name} misses a heartbeat ({attempt.missed} of {tolerated})"
+                        if tolerated > 2
+                        else f"{attempt.name} misses a heartbeat",
+                        f"{attempt.name} silent",
+                    )
                 continue
             world.lifecycles.move("attempt", attempt.name, lc.Happening.MISSED_HEARTBEATS, world.tick)
             world.emit(
@@ -200,17 +201,18 @@ class Controller:
         world.attempts.append(attempt)
         self.owner = attempt
         world.lifecycles.begin("attempt", attempt.name, world.tick)
-        pin_text = f"pinned {pin.name}" if pin else "no pin"
-        world.emit(
-            ACTOR,
-            "admission",
-            f"writes the admission of {attempt.name} ({WORK_IDENTITY}, {pin_text}, token {token})"
-            + (" to finish the announcement" if purpose is Purpose.FINISH_EFFECT else "")
-            + (" to rebuild for the corrected report" if purpose is Purpose.REBUILD else ""),
-            label=f"admit {attempt.name}",
-            records=[("admissions", len(records.admissions) - 1)],
-            carries={"token": str(token), "pin": pin.name if pin else "none"},
-        )
+        if world.recording:
+            pin_text = f"pinned {pin.name}" if pin else "no pin"
+            world.emit(
+                ACTOR,
+                "admission",
+                f"writes the admission of {attempt.name} ({WORK_IDENTITY}, {pin_text}, token {token})"
+                + (" to finish the announcement" if purpose is Purpose.FINISH_EFFECT else "")
+                + (" to rebuild for the corrected report" if purpose is Purpose.REBUILD else ""),
+                label=f"admit {attempt.name}",
+                records=[("admissions", len(records.admissions) - 1)],
+                carries={"token": str(token), "pin": pin.name if pin else "none"},
+            )
         if purpose is Purpose.FINISH_EFFECT:
             attempt.announcement = accepted.digest_id
         else:
@@ -261,6 +263,8 @@ class Controller:
                 continue
             attempt.parts[step] = record.part
             attempt.restored += 1
+            if not world.recording:
+                continue
             index = world.records.journal.records.index(record)
             carried = {
                 "parts": telling_parts([record.part]) or step,
@@ -280,17 +284,19 @@ class Controller:
                 records=[("journal", index)],
                 carries=carried,
             )
-        if attempt.todo and attempt.restored:
+        if not attempt.todo:
+            attempt.phase = Phase.ASSEMBLE
+        elif not world.recording:
+            return
+        elif attempt.restored:
             world.emit(attempt.actor, "plan", f"{attempt.name} must redo {', '.join(attempt.todo)}", "plan")
-        elif attempt.todo:
+        else:
             world.emit(
                 attempt.actor,
                 "plan",
                 f"{attempt.name} has nothing to restore: computes {', '.join(attempt.todo)}",
                 "plan",
             )
-        else:
-            attempt.phase = Phase.ASSEMBLE
 
     # --- the acceptance transition -----------------------------------------------------------------
 
@@ -307,9 +313,11 @@ class Controller:
         problem = self._assess(world, attempt, candidate)
         if problem:
             world.lifecycles.move("artifact", instance, lc.Happening.ASSESSED_REFUSED, world.tick)
-            why = REASONS[problem["code"]].format(**problem)
-            world.emit(ACTOR, "refused", f"refuses {candidate.digest_id}: {why}", "refused", attempt.actor,
-                       carries=self._carried(world, attempt, candidate), reason=problem)  # fmt: skip
+            if world.recording:
+                why = REASONS[problem["code"]].format(**problem)
+                carried = self._carried(world, attempt, candidate)
+                text = f"refuses {candidate.digest_id}: {why}"
+                world.emit(ACTOR, "refused", text, "refused", attempt.actor, carries=carried, reason=problem)
             if (
                 attempt is self.owner
                 and self._stale_pin(world, attempt)
@@ -329,16 +337,17 @@ class Controller:
         if not world.write(attempt, "acceptances", f"acceptance of {candidate.digest_id}", acceptance):
             return Verdict.REJECTED
         world.lifecycles.move("artifact", instance, lc.Happening.ASSESSED_RECORDED, world.tick)
-        for_what = f"for {version}" if version else "with no version to name"
-        world.emit(
-            ACTOR,
-            "accepted",
-            f"assesses {candidate.digest_id} and records its acceptance {for_what}",
-            f"accepted {version or '(no version)'}",
-            attempt.actor,
-            records=[("acceptances", len(records.acceptances.records) - 1)],
-            carries=self._carried(world, attempt, candidate),
-        )
+        if world.recording:
+            for_what = f"for {version}" if version else "with no version to name"
+            world.emit(
+                ACTOR,
+                "accepted",
+                f"assesses {candidate.digest_id} and records its acceptance {for_what}",
+                f"accepted {version or '(no version)'}",
+                attempt.actor,
+                records=[("acceptances", len(records.acceptances.records) - 1)],
+                carries=self._carried(world, attempt, candidate),
+            )
         return Verdict.ACCEPTED
 
     @staticmethod

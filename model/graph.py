@@ -44,7 +44,7 @@ from .world import World
 #: A state standing for this many schedules or fewer plays each alone to its end: reading and hashing a
 #: state, a fork and answering for a set cost more per tick than playing a few runs one by one
 #: (measured with benchmarks/explore_bench.py: see the README).
-ALONE = 4
+ALONE = 2
 
 
 class Space:

@@ -65,6 +65,8 @@ class Newsletter:
         rule = self.effective_rule(world)
         candidate = self._choose(world, rule)
         if candidate is None:
+            if not world.recording:
+                return
             why = {
                 None: "no record carries a version, so freshness cannot be proved (fail-closed)",
                 NewsletterRule.CURRENT_ACCEPTED: f"no digest is accepted for {world.report.name}",

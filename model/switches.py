@@ -331,6 +331,10 @@ class Switches:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self):
+        # Rebuilt from its values, so a copy in another process hashes with that process's string hashes.
+        return (Switches, tuple(getattr(self, f.name) for f in fields(self)))
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, object]) -> Switches:
         """Build from ``{id: value}``; unknown ids and values raise SwitchError naming the allowed ones."""

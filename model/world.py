@@ -293,6 +293,8 @@ class World:
             self.emit(store, "write", text, "saved", attempt.actor, records=where, carries=carries)
 
     def emit_feed(self, attempt: Attempt, announcement: str, key, answer: Answer, resend: bool) -> None:
+        if not self.recording:
+            return
         key_text = f"key {key}" if key else "no key"
         verb = "resends" if resend else "posts"
         if answer.status is Status.APPLIED:

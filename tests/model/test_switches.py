@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from model.switches import (
@@ -68,3 +70,13 @@ def test_string_values_and_replace():
     assert Switches().differences(s) == {"fencing": ("on", "off")}
     with pytest.raises(SwitchError):
         s.replace(colour="red")
+
+
+def test_switches_hash_once_and_a_copy_hashes_anew():
+    """Switches keep their hash (every state holds them); a pickled copy, as another process receives it,
+    must hash with that process's string hashes, not carry the sender's."""
+    switches = Switches(fencing="off")
+    assert hash(switches) == hash(Switches(fencing="off")) and {switches: 1}[Switches(fencing="off")] == 1
+    object.__setattr__(switches, "_hash", 12345)  # what another process's hash would look like here
+    copy = pickle.loads(pickle.dumps(switches))
+    assert copy == switches and hash(copy) == hash(Switches(fencing="off")) != 12345
