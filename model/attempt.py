@@ -18,7 +18,6 @@ Choices where the article is silent (``model/RULES.md`` gathers them):
 from __future__ import annotations
 
 import enum
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import lifecycles as lc
@@ -194,7 +193,7 @@ class Attempt:
     def _assemble(self, world: World) -> None:
         if self.unjournaled:
             # A record carries the tick it was written; its part keeps the tick it was computed.
-            batch = [replace(r, tick=world.tick) for r in self.unjournaled]
+            batch = [r._replace(tick=world.tick) for r in self.unjournaled]
             steps = " ".join(r.step for r in batch)
             if not self._write(world, "journal", f"journal {steps}", *batch):
                 return

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Post:
+class Post(NamedTuple):
     number: int
     announcement: str  # the digest announced
     key: str | None
@@ -29,8 +29,7 @@ class Status(enum.StrEnum):
     REJECTED = "rejected"  # a remembered key with other parameters
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """What the feed says to a request."""
 
     status: Status
@@ -39,8 +38,7 @@ class Answer:
     forgotten: bool = False  # applied anew because the feed had forgotten the key (beyond the article)
 
 
-@dataclass(frozen=True)
-class Remembered:
+class Remembered(NamedTuple):
     key: str
     params: tuple
     answer: Answer

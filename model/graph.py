@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .invariants import Breach
-from .outcome import outcome_of
+from .outcome import finished
 from .schedule import BOUND, READS, PosterDeath, Schedule
 from .simulation import play_to_end
 from .state import State, advance
@@ -166,7 +166,7 @@ def walk(
             for played, group, moved in _successors(state, world, mask, space, found):
                 if played.ended or tick == bound:
                     moved.stopped_at_limit = not played.ended
-                    yield Leaf(group, tick, moved.checker.first, outcome_of(moved).finished)
+                    yield Leaf(group, tick, moved.checker.first, finished(moved))
                 elif group.bit_count() <= alone:
                     yield from _each_alone(played, moved, group, space, bound)
                 elif (node := after.get(played)) is None:
@@ -204,5 +204,5 @@ def _each_alone(state: State, world: World, mask: int, space: Space, bound: int)
         world = world or state.resume(None)
         world.schedule = space.schedules[lowest.bit_length() - 1]
         play_to_end(world, state.tick + 1, bound)
-        yield Leaf(lowest, world.tick, world.checker.first, outcome_of(world).finished)
+        yield Leaf(lowest, world.tick, world.checker.first, finished(world))
         world = None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .report import SECTIONS, VERSIONS, ReportVersion
 
@@ -89,8 +89,7 @@ def unlike_scratch(candidate: Candidate, version: ReportVersion) -> list[str]:
     ]
 
 
-@dataclass(frozen=True)
-class Breach:
+class Breach(NamedTuple):
     invariant: str
     tick: int
     actor: str

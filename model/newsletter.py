@@ -16,8 +16,7 @@ acceptance recorded in tick t is seen from tick t+1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .report import revenue_figure
 from .switches import NewsletterRule, Pins, Unversioned
@@ -30,8 +29,7 @@ READY_AT = 12
 ACTOR = "newsletter"
 
 
-@dataclass(frozen=True)
-class Start:
+class Start(NamedTuple):
     tick: int
     digest_id: str
     quote: str | None

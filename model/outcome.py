@@ -71,12 +71,22 @@ def finished_words(outcome: dict) -> str:
     return "no" if stopped is None else f"no: stopped at t{stopped}, the limit"
 
 
+def _current_digests(world: World) -> set[str]:
+    """The accepted digests built entirely from the report as it is now."""
+    acceptances = world.records.acceptances.records
+    return {a.digest_id for a in acceptances if built_from(world.candidate_of(a), world.report)}
+
+
+def finished(world: World) -> bool:
+    """Whether the work is done: a digest of the current report is accepted and its announcement confirmed
+    (``Outcome.finished``, without the rest of the outcome: the explorer asks it of every ending)."""
+    current = _current_digests(world)
+    return any(r.kind is EffectKind.ACK and r.announcement in current for r in world.records.effects.records)
+
+
 def outcome_of(world: World) -> Outcome:
-    final = world.report
     records = world.records
-    current_digests = {
-        a.digest_id for a in records.acceptances.records if built_from(world.candidate_of(a), final)
-    }
+    current_digests = _current_digests(world)
     accepted_at = [a.tick for a in records.acceptances.records if a.digest_id in current_digests]
     confirmed_at = [
         r.tick
@@ -102,7 +112,7 @@ def outcome_of(world: World) -> Outcome:
         newsletter_quote=start.quote if start else None,
         announcement_confirmed_at=min(confirmed_at) if confirmed_at else None,
         invariants_broken=broken,
-        finished=bool(current_digests and confirmed_at),
+        finished=bool(confirmed_at),  # a confirmation counted here is of a current digest
         wrong_digest_accepted="superseded-accepted" in broken,
         newsletter_used_wrong="dependant-misled" in broken,
         stopped_at_limit=world.tick if world.stopped_at_limit else None,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 
 class Purpose(enum.StrEnum):
@@ -43,8 +43,7 @@ class Epoch:
     value: int
 
 
-@dataclass(frozen=True)
-class Admission:
+class Admission(NamedTuple):
     """The controller's attempt record, written before the attempt is dispatched."""
 
     attempt: int
@@ -56,8 +55,7 @@ class Admission:
     tick: int
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(NamedTuple):
     """A section summary as computed: its schematic result id and what it was really computed from.
 
     ``read_hash`` is the content hash of the text the model call read. The stores only show it when pins
@@ -74,8 +72,7 @@ class Part:
     also_read: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
-class JournalRecord:
+class JournalRecord(NamedTuple):
     step: str
     input_hash: str | None  # the key's input hash; None with pins off (reuse by step name alone)
     part: Part
@@ -84,8 +81,7 @@ class JournalRecord:
     tick: int
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A finished output: assembled, not yet judged."""
 
     digest_id: str
@@ -104,8 +100,7 @@ class Candidate:
         return None
 
 
-@dataclass(frozen=True)
-class Acceptance:
+class Acceptance(NamedTuple):
     """A recorded judgement: this digest passed assessment, for a named version and contract."""
 
     digest_id: str
@@ -124,8 +119,7 @@ class Verdict(enum.StrEnum):
     REJECTED = "rejected"  # the owner token is stale (fencing on): not a judgement at all
 
 
-@dataclass(frozen=True)
-class EffectRecord:
+class EffectRecord(NamedTuple):
     """Intent to post, or the acknowledgement of a post, for one announcement (of one accepted digest)."""
 
     announcement: str  # the accepted digest's id
@@ -139,8 +133,7 @@ class EffectRecord:
 R = TypeVar("R")
 
 
-@dataclass(frozen=True)
-class WriteResult:
+class WriteResult(NamedTuple):
     applied: bool
     stale: bool  # the token was older than the epoch
 

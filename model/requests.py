@@ -8,13 +8,12 @@ ticks its progress is data (its phase, what it still has to do, a call in flight
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .records import Candidate
 
 
-@dataclass(frozen=True)
-class Write:
+class Write(NamedTuple):
     """Write ``records`` to a protected store under the attempt's owner token; the answer is whether the
     store applied it (a store that has seen a newer epoch rejects it, with fencing on)."""
 
@@ -23,15 +22,13 @@ class Write:
     records: tuple = ()
 
 
-@dataclass(frozen=True)
-class AskAcceptance:
+class AskAcceptance(NamedTuple):
     """Ask the controller to accept a candidate; the answer is a ``Verdict``."""
 
     candidate: Candidate
 
 
-@dataclass(frozen=True)
-class Post:
+class Post(NamedTuple):
     """Send an announcement to the external feed with an operation key (or none); the answer is the feed's
     ``Answer``."""
 

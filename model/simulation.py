@@ -83,10 +83,12 @@ def quiescent(world: World) -> bool:
     still ahead. Each actor says for itself whether it may act after the tick (``may_act_after``). The
     schedule is asked last, only of a world where no actor may act: the explorer's sets of schedules then
     split on the correction only where it decides the end."""
-    actors = [*world.attempts, world.controller, world.newsletter]
-    return not any(actor.may_act_after(world) for actor in actors) and not world.schedule.corrects_after(
-        world.tick
-    )
+    if world.newsletter.may_act_after(world) or world.controller.may_act_after(world):
+        return False
+    for attempt in world.attempts:
+        if attempt.may_act_after(world):
+            return False
+    return not world.schedule.corrects_after(world.tick)
 
 
 @dataclass

@@ -7,6 +7,7 @@ did through ``World.emit``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import lifecycles as lc
 from .attempt import FOREVER, Attempt
@@ -47,8 +48,7 @@ def _record_words(store: str, written: tuple) -> str:
 LOST_WORDS = {"journal": "journal record", "acceptances": "acceptance", "effects": "effect record"}
 
 
-@dataclass(frozen=True)
-class StaleWrite:
+class StaleWrite(NamedTuple):
     """One write a protected store applied although its token was older than the epoch (fencing off).
 
     A write is one store operation: an end-only journal batch is one stale write of several records."""
@@ -61,8 +61,7 @@ class StaleWrite:
     epoch: int
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened: who did it, what kind of thing, in words, and what it touched.
 
     ``lane`` is whose step it was: a store's answer to a write, and the feed's answer to a post, belong to
@@ -87,8 +86,7 @@ class Event:
     reason: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
     tick: int
     machine: str
     instance: str
