@@ -120,44 +120,38 @@ class Attempt:
             tick=world.tick,
             also_read=tuple((s, version.section_hash(s)) for s in also),
         )
-        if world.silence_starts(self, step):
-            # The call is made and counts; the attempt goes quiet before it finishes.
-            self.in_flight = part
-            if world.recording:
-                reads, said = self._reads(world, version, step, also)
-                world.emit(
-                    self.actor,
-                    "call-started",
-                    f"{self.name} starts {step} (call {world.calls}, {said}) and goes silent",
-                    label=f"{step}…",
-                    call=world.calls,
-                    step=step,
-                    carries=reads,
-                )
-            return
+        # The call is made and counts either way; a silence that begins now means it does not finish.
+        silent = world.silence_starts(self, step)
         if world.recording:
-            reads, said = self._reads(world, version, step, also)
-            world.emit(
-                self.actor,
-                "model-call",
-                f"{self.name} computes {step} (call {world.calls}, {said}) → {part.result_id}",
-                label=step,
-                call=world.calls,
-                step=step,
-                carries=reads,
-            )
+            self._say_call(world, version, part, also, silent)
+        if silent:
+            self.in_flight = part
+            return
         self._keep(world, part)
 
-    @staticmethod
-    def _reads(world: World, version: ReportVersion, step: str, also: tuple) -> tuple[dict, str]:
-        """What a model call read, as a message's data and in words (for the trace only)."""
+    def _say_call(self, world: World, version: ReportVersion, part: Part, also: tuple, silent: bool) -> None:
+        """A model call in the trace's words: what it read, and whether the attempt went quiet in it."""
+        step = part.step
         reads = {"reads": version.name}
         said = f"reads {version.name}"
         if also:  # beyond the article: say what else the call read, and whether its key names it
             declared = world.switches.s1_reads.declares(step)
             reads |= {"also": " ".join(also), "in_key": "yes" if declared else "no"}
             said += f", {' and '.join(also)} too" + ("" if declared else ", which its key does not name")
-        return reads, said
+        call = world.calls
+        if silent:
+            kind, words, short = (
+                "call-started",
+                f"starts {step} (call {call}, {said}) and goes silent",
+                f"{step}…",
+            )
+        else:
+            kind, words, short = (
+                "model-call",
+                f"computes {step} (call {call}, {said}) → {part.result_id}",
+                step,
+            )
+        world.emit(self.actor, kind, f"{self.name} {words}", short, call=call, step=step, carries=reads)
 
     def _finish_call(self, world: World, part: Part) -> None:
         self.in_flight = None

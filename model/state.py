@@ -253,30 +253,16 @@ def _attempt_state(a: Attempt) -> AttemptState:
 
 
 def _resume_attempt(a: AttemptState) -> Attempt:
+    attributes = a._asdict()
     name = f"#{a.number}"
-    return _new(
-        Attempt,
-        number=a.number,
+    attributes.update(
         name=name,
         actor=f"attempt {name}",
-        token=a.token,
-        pin=a.pin,
-        purpose=a.purpose,
-        admitted_at=a.admitted_at,
         parts={p.step: p for p in a.parts},
         todo=list(a.todo),
         unjournaled=list(a.unjournaled),
-        in_flight=a.in_flight,
-        candidate=a.candidate,
-        announcement=a.announcement,
-        phase=a.phase,
-        alive=a.alive,
-        silent_until=a.silent_until,
-        last_heartbeat=a.last_heartbeat,
-        missed=a.missed,
-        calls=a.calls,
-        restored=a.restored,
     )
+    return _new(Attempt, **attributes)
 
 
 def _new(cls: type, **attributes: object):

@@ -163,7 +163,12 @@ MUTANTS = (
         "        y += LINE * lines[lane]",
     ),
     # The graph explorer: a clone that forgets, a merge that loses schedules, a fork never taken.
-    Mutant("resume-forgets-missed-heartbeats", "model/state.py", "missed=a.missed,", "missed=0,"),
+    Mutant(
+        "resume-forgets-missed-heartbeats",
+        "model/state.py",
+        "attributes = a._asdict()",
+        'attributes = a._asdict() | {"missed": 0}',
+    ),
     Mutant("merge-keeps-one-set", "model/graph.py", "node[0] |= group", "node[0] = group"),
     Mutant(
         "disagreement-never-forks",
