@@ -27,9 +27,9 @@ settings spread over a cluster's workers as they do over local cores (``python3 
 --scheduler tcp://host:8786``, this package installed on every worker). The walk's memory grows faster
 than the space: a node's set of schedules is a bitmask as long as the space, and more of the schedules
 end apart (each leaf is handed to the tally as it is found, so the leaves are not held). Measured: one
-setting of the default space (5,184 schedules) walks in about 1.1 s against 1.5 s rerun, in tens of MB
+setting of the default space (5,184 schedules) walks in about 0.7 s against 1.1 s rerun, in tens of MB
 (``benchmarks/explore_bench.py``); with 53,280 schedules (silences up to 20 ticks, corrections up to t20)
-the command line's run for one held setting took 17 s in 160 MB walked and 20.5 s in 29 MB rerun. So on
+the command line's run for one held setting took 23 s in 150 MB walked and 30 s in 31 MB rerun. So on
 a cluster with a space far larger still, ``--exhaustive`` trades a little speed for memory that stays
 flat.
 """
