@@ -125,11 +125,11 @@ def split() -> None:
 
         return wrapper
 
-    read, resume, tick = State.of, State.resume, simulation.play_tick
+    read, resume, tick = State.__dict__["of"], State.resume, simulation.play_tick  # "of" as declared
     names = ("State.of", "State.resume", "play_tick")
     print(f"where a walk's time goes (weakest setting, {len(space.schedules):,} schedules):")
     try:
-        State.of = staticmethod(timed("State.of", read))
+        State.of = staticmethod(timed("State.of", State.of))
         State.resume = timed("State.resume", resume)
         simulation.play_tick = timed("play_tick", tick)
         for alone in (0, ALONE):

@@ -1,6 +1,7 @@
 """The durable records and the protected stores that hold them.
 
-Every record is a frozen dataclass: stores only append, and a "change" is a new record. The four
+Every record is an immutable value (a NamedTuple: built and hashed in C, which the explorer's thousands
+of states need): stores only append, and a "change" is a new record. The four
 protected stores (journal, candidate store, acceptance log, effect records) share one authoritative
 ``Epoch``. With fencing on, a store compares the writer's owner token with the epoch and refuses an older
 one; with fencing off it applies the write anyway, and the write is counted as stale.

@@ -16,7 +16,7 @@ shared, so ``step`` is a pure function of its arguments. A run (``simulation.run
 world for all its ticks instead, which is the same protocol without a copy per tick.
 
 ``COVERED`` lists every attribute each class of the working world holds, and a test checks it against
-real objects, so a new attribute cannot be forgotten here.
+real objects, so a new attribute must be named here (and then read by ``State.of``, or a step forgets it).
 """
 
 from __future__ import annotations
@@ -228,8 +228,9 @@ class State(NamedTuple):
 def step(state: State, choices, recording: bool = False) -> tuple[State, tuple[Event, ...]]:
     """The next tick from ``state``, with ``choices`` answering the schedule's questions (a ``Schedule``,
     or the explorer's ``Answering`` for a set of schedules): the state after it, and the tick's events
-    (none unless ``recording``). ``state`` is not changed. The state after says whether the run has
-    ended (``simulation.quiescent``, asked of the same choices)."""
+    (none unless ``recording``). ``state`` is not changed: with a ``Schedule`` for choices, a step is a
+    pure function (an ``Answering`` keeps which schedules answered how, which is what it is for). The
+    state after says whether the run has ended (``simulation.quiescent``, asked of the same choices)."""
     if state.ended:
         raise ValueError(f"the run ended at t{state.tick}: there is no next tick")
     return advance(state.resume(choices, recording))

@@ -68,11 +68,12 @@ def test_stepping_from_the_initial_state_is_the_run(protections):
     switches = Switches(**protections)
     for schedule in [Schedule(), *(_schedule(rng) for _ in range(8))]:
         played = run(switches, schedule=schedule)
-        state, texts = State.initial(switches), []
+        state, said = State.initial(switches), []
         while not state.ended:
             state, events = step(state, schedule, recording=True)
-            texts.append([e.text for e in events])
-        assert texts == [[e["text"] for e in frame["events"]] for frame in played.frames]
+            said.append([(e.actor, e.kind, e.text, e.label, e.lane, e.attempt, e.step) for e in events])
+        keys = ("actor", "kind", "text", "label", "lane", "attempt", "step")
+        assert said == [[tuple(e[k] for k in keys) for e in frame["events"]] for frame in played.frames]
         assert state == State.of(run(switches, recording=False, schedule=schedule).world, ended=True)
         assert outcome_of(state.resume(schedule)) == played.outcome()
 
