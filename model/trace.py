@@ -96,23 +96,8 @@ def _record(kind: str, r) -> dict:
             "token": r.token,
             "tick": r.tick,
         }
-    if kind == "effects":
-        return {
-            "announcement": r.announcement,
-            "kind": r.kind,
-            "key": r.key,
-            "attempt": r.attempt,
-            "token": r.token,
-            "tick": r.tick,
-        }
-    if kind == "feed_posts":
-        return {
-            "number": r.number,
-            "announcement": r.announcement,
-            "key": r.key,
-            "attempt": r.attempt,
-            "tick": r.tick,
-        }
+    if kind in ("effects", "feed_posts"):
+        return r._asdict()  # every field, named as the record names it
     if kind == "feed_keys":
         return {"key": r.key, "params": list(r.params), "post": r.answer.post_number, "tick": r.tick}
     raise KeyError(kind)
