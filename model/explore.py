@@ -253,7 +253,7 @@ def _one_by_one(switches: Switches, schedules: Iterable[Schedule]) -> Iterator[L
     """Each schedule's run from t0, as an ending of its own."""
     for number, schedule in enumerate(schedules):
         result = run(switches, recording=False, schedule=schedule)
-        yield Leaf(1 << number, result.end_tick, result.world.checker.first, result.outcome().finished)
+        yield Leaf.of(1 << number, result.world)
 
 
 def _tally(protections: Mapping[str, str], endings: Iterable[Leaf], space: Mapping[str, tuple]) -> dict:

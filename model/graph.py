@@ -139,6 +139,11 @@ class Leaf:
     first: dict[str, Breach]
     finished: bool
 
+    @classmethod
+    def of(cls, schedules: int, world: World) -> Leaf:
+        """The ending of ``world``'s run, for these schedules."""
+        return cls(schedules, world.tick, world.checker.first, finished(world))
+
 
 @dataclass
 class Walk:
@@ -167,7 +172,7 @@ def walk(
             for played, group, moved in _successors(state, world, mask, space, found):
                 if played.ended or tick == bound:
                     moved.stopped_at_limit = not played.ended
-                    yield Leaf(group, tick, moved.checker.first, finished(moved))
+                    yield Leaf.of(group, moved)
                 elif group.bit_count() <= alone:
                     yield from _each_alone(played, moved, group, space, bound)
                 elif (node := after.get(played)) is None:
@@ -205,5 +210,5 @@ def _each_alone(state: State, world: World, mask: int, space: Space, bound: int)
         world = world or state.resume(None)
         world.schedule = space.schedules[lowest.bit_length() - 1]
         play_to_end(world, state.tick + 1, bound)
-        yield Leaf(lowest, world.tick, world.checker.first, finished(world))
+        yield Leaf.of(lowest, world)
         world = None

@@ -16,6 +16,7 @@ Where the article is silent (``model/RULES.md`` gathers the rules):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -77,22 +78,24 @@ def _current_digests(world: World) -> set[str]:
     return {a.digest_id for a in acceptances if built_from(world.candidate_of(a), world.report)}
 
 
+def _confirmations(world: World, current: set[str]) -> Iterator:
+    """The acknowledgements recorded for announcements of ``current`` digests."""
+    return (
+        r for r in world.records.effects.records if r.kind is EffectKind.ACK and r.announcement in current
+    )
+
+
 def finished(world: World) -> bool:
     """Whether the work is done: a digest of the current report is accepted and its announcement confirmed
     (``Outcome.finished``, without the rest of the outcome: the explorer asks it of every ending)."""
-    current = _current_digests(world)
-    return any(r.kind is EffectKind.ACK and r.announcement in current for r in world.records.effects.records)
+    return next(_confirmations(world, _current_digests(world)), None) is not None
 
 
 def outcome_of(world: World) -> Outcome:
     records = world.records
     current_digests = _current_digests(world)
     accepted_at = [a.tick for a in records.acceptances.records if a.digest_id in current_digests]
-    confirmed_at = [
-        r.tick
-        for r in records.effects.records
-        if r.kind is EffectKind.ACK and r.announcement in current_digests
-    ]
+    confirmed_at = [r.tick for r in _confirmations(world, current_digests)]
     posts = world.feed.posts
     distinct = len({p.announcement for p in posts})
     shown = shown_invariants(world.switches)  # the sixth only where a step can break it alone (§8.2)

@@ -84,17 +84,10 @@ class AttemptState(NamedTuple):
     restored: int
 
 
-_ATTEMPT_SCALARS = attrgetter(
-    "number", "token", "pin", "purpose", "admitted_at"
-)  # fmt: skip
-_ATTEMPT_PROGRESS = attrgetter(
-    "in_flight", "candidate", "announcement", "phase", "alive", "silent_until", "last_heartbeat", "missed",
-    "calls", "restored",
-)  # fmt: skip
-_WORLD_SCALARS = attrgetter(
-    "switches", "restore", "tick", "report", "stale_rejected", "first_poster", "silenced", "poster_died",
-    "stopped_at_limit",
-)  # fmt: skip
+# An attempt's fields before its parts, and from what is in flight on, are its attributes as they are.
+_ATTEMPT_FIELDS = AttemptState._fields
+_ATTEMPT_SCALARS = attrgetter(*_ATTEMPT_FIELDS[: _ATTEMPT_FIELDS.index("parts")])
+_ATTEMPT_PROGRESS = attrgetter(*_ATTEMPT_FIELDS[_ATTEMPT_FIELDS.index("in_flight") :])
 
 
 class State(NamedTuple):
@@ -223,6 +216,10 @@ class State(NamedTuple):
                 _newsletter_checked=self.newsletter_checked,
             ),
         )
+
+
+#: The state's first fields are the world's attributes of the same names, as they are.
+_WORLD_SCALARS = attrgetter(*State._fields[: State._fields.index("stale_applied")])
 
 
 def step(state: State, choices, recording: bool = False) -> tuple[State, tuple[Event, ...]]:

@@ -326,14 +326,17 @@ class Switches:
             object.__setattr__(self, f.name, parse_value(f.name, getattr(self, f.name)))
         # Hashed once: every state of a run holds its switches, and the explorer hashes states by the
         # thousand (each of the fourteen enums' hashes is a Python call).
-        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
+        object.__setattr__(self, "_hash", hash(self._values()))
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, f.name) for f in fields(self))
 
     def __hash__(self) -> int:
         return self._hash
 
     def __reduce__(self):
         # Rebuilt from its values, so a copy in another process hashes with that process's string hashes.
-        return (Switches, tuple(getattr(self, f.name) for f in fields(self)))
+        return (Switches, self._values())
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, object]) -> Switches:

@@ -25,7 +25,8 @@ from model.switches import Switches
 SAMPLE = [protection_settings()[i] for i in (0, 53, 77, 143)]
 
 
-def _random_schedule(rng: random.Random) -> Schedule:
+def random_schedule(rng: random.Random) -> Schedule:
+    """Any schedule the fields allow, each value drawn from ``rng``."""
     values = {f.id: rng.choice(f.choices()) for f in FIELDS}
     return Schedule().with_values(values)
 
@@ -47,7 +48,7 @@ def test_each_question_reads_only_the_values_it_declares():
     rng = random.Random(19)
     for question, fields in READS.items():
         for _ in range(300):
-            one, other = _random_schedule(rng), _random_schedule(rng)
+            one, other = random_schedule(rng), random_schedule(rng)
             other = other.replace(**{f: getattr(one, f) for f in fields})
             for args in _arguments(question):
                 assert getattr(one, question)(*args) == getattr(other, question)(*args), (question, args)

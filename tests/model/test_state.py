@@ -10,15 +10,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from model.explore import protection_settings
 from model.outcome import outcome_of
-from model.schedule import FIELDS, PosterDeath, Schedule
+from model.schedule import PosterDeath, Schedule
 from model.simulation import run
 from model.state import COVERED, State, step
 from model.switches import Switches, all_switches
+from tests.model.test_graph import SAMPLE, random_schedule
 
-# Settings that differ in every protection, so each protection's branches are taken.
-SAMPLE = [protection_settings()[i] for i in (0, 53, 77, 143)]
 # The article's 864, and one of each setting beyond it (RULES.md §8).
 SETTINGS = [
     *all_switches(),
@@ -32,11 +30,7 @@ SETTINGS = [
 ]
 
 
-def _schedule(rng: random.Random) -> Schedule:
-    return Schedule().with_values({f.id: rng.choice(f.choices()) for f in FIELDS})
-
-
-schedules = st.randoms(use_true_random=False).map(_schedule)
+schedules = st.randoms(use_true_random=False).map(random_schedule)
 
 
 def _stepped(switches: Switches, schedule: Schedule, ticks: int) -> State:
@@ -66,7 +60,7 @@ def test_stepping_from_the_initial_state_is_the_run(protections):
     """Each tick's events are the run's, in order, and the run ends where the stepping ends."""
     rng = random.Random(3)
     switches = Switches(**protections)
-    for schedule in [Schedule(), *(_schedule(rng) for _ in range(8))]:
+    for schedule in [Schedule(), *(random_schedule(rng) for _ in range(8))]:
         played = run(switches, schedule=schedule)
         state, said = State.initial(switches), []
         while not state.ended:
@@ -94,7 +88,7 @@ def test_a_state_covers_every_attribute_of_every_object():
 def test_a_resumed_world_goes_on_exactly_as_the_one_its_state_was_read_from(protections):
     rng = random.Random(7)
     switches = Switches(**protections)
-    for schedule in [Schedule(), *(_schedule(rng) for _ in range(6))]:
+    for schedule in [Schedule(), *(random_schedule(rng) for _ in range(6))]:
         whole = run(switches, recording=False, schedule=schedule)
         for stop in (0, 3, 6, 9):
             state = _stepped(switches, schedule, stop + 1)
