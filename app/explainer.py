@@ -21,6 +21,7 @@ from app.tabs import TAB_IDS, TABS
 from app.views.action_html import ActionHTML
 from app.views.badges import Badges, OutcomeView
 from app.views.controls import Header, Player, SwitchPanel
+from app.views.part import PageView
 from app.views.shortcuts import Presenter, PrintHandout, Shortcuts
 from app.views.tour import TourPanel
 from app.views.trace import TraceView
@@ -77,43 +78,37 @@ class ExplainerApp:
             return self._present_layout()
         if self.state.embed:
             return self._embed_layout()
+        # One lesson per screen: the chapter, the player, the lead, the diagram and, beside it, the tour's
+        # question and the badges. Everything else is under the diagram, a tab away.
         self.player.keys = False  # named under "How to read the diagram": the diagram needs the height
         main = pn.Column(
-            self.tour_slot,
             self.player,
-            self.tab_bar,
-            self.tab_panel,
-            styles={"flex": "1 1 560px", "min-width": "300px"},
+            TraceView(page=self.page, compact=True),
+            styles={"flex": "1 1 600px", "min-width": "300px"},
             css_classes=["main"],
         )
         # A gutter between the columns (their margins), so no text touches its neighbour's.
         side = pn.Column(
+            self.tour_slot,
             self.badges,
-            self.outcome,
             width=316,
             margin=(0, 0, 0, 14),
             styles={"flex": "0 0 316px"},
             css_classes=["side"],
         )
-        controls = self.switches.html
-        controls.param.update(
-            sizing_mode="fixed", width=306, margin=(0, 14, 0, 0), styles={"flex": "0 0 306px"}
-        )
         return pn.Column(
             self.helpers,
             self.header,
             pn.FlexBox(
-                controls,
-                main,
-                side,
-                flex_wrap="wrap",
-                align_items="flex-start",
-                sizing_mode="stretch_width",
+                main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width",
                 css_classes=["columns"],
             ),
+            self.outcome,
+            self.tab_bar,
+            self.tab_panel,
             sizing_mode="stretch_width",
             css_classes=["explainer"],
-        )
+        )  # fmt: skip
 
     def _embed_layout(self) -> pn.viewable.Viewable:
         # The chapter's title and words, the player with its line of badges, the timeline, the outcome so far,
@@ -213,7 +208,10 @@ class ExplainerApp:
     def view(self, tab_id: str) -> pn.viewable.Viewer:
         """The view of a tab, built on first use (most readers never open most tabs)."""
         if tab_id not in self.views:
-            self.views[tab_id] = next(t for t in TABS if t.id == tab_id).view(state=self.state)
+            view = next(t for t in TABS if t.id == tab_id).view
+            # A part of the page shares its page model (the switches' panel keeps the advanced fold there).
+            shared = issubclass(view, PageView)
+            self.views[tab_id] = view(page=self.page) if shared else view(state=self.state)
         return self.views[tab_id]
 
     def _show_tour(self, *events) -> None:

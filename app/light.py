@@ -17,6 +17,7 @@ import json
 from app.content import caption_html
 from app.page import PageModel
 from app.render.before_after import change_words
+from app.render.diagram import how_to_read_html
 from app.render.explore import against_html, wider_result_html
 from app.url import GROUP_NAME
 from model.explore import PROTECTIONS, explore_setting, parse_protections, schedule_list, space_with
@@ -24,8 +25,20 @@ from model.switches import SwitchError
 
 #: The parts of the page, each painted into the element ``part-<name>`` by static/light.js; the fixed
 #: ones change with the chapter or a switch, never with the tick (the build pre-renders them once).
-PARTS = ("header", "tour", "player", "figure", "badges", "outcome", "lifecycles", "records", "switches")
-FIXED_PARTS = ("header", "tour", "switches")
+PARTS = (
+    "header",
+    "tour",
+    "player",
+    "lead",
+    "figure",
+    "badges",
+    "outcome",
+    "legend",
+    "lifecycles",
+    "records",
+    "switches",
+)
+FIXED_PARTS = ("header", "tour", "switches", "legend")
 
 
 class LightPage:
@@ -59,12 +72,14 @@ class LightPage:
             "period": page.period(),
             "header": page.header_html(compact=True, chapters=True, editable=False),
             "player": page.player_html(badges_always=True),
+            "lead": page.lead_html(),
             "figure": page.diagram_html(),
             "badges": page.badges_html(),
             "outcome": page.outcome_html(),
             # The caption first: it says what the chips, the heavy arrow and "(added)" mean.
             "lifecycles": caption_html("lifecycles") + page.lifecycles_html(),
             "records": page.records_html(),
+            "legend": how_to_read_html(),
             "tour": page.tour_html(),
             "switches": page.switches_html(),
         }

@@ -13,8 +13,8 @@ from html import escape
 import param
 
 from app.content import caption_html, heading, markdown_html, text, title_and_body
-from app.render.before_after import before_after_html
-from app.render.controls import header_html, moments_html, player_html, switches_html
+from app.render.before_after import change_buttons, lead_text
+from app.render.controls import header_html, lead_html, player_html, switches_html
 from app.render.diagram import diagram_html, key_moments
 from app.render.lifecycles import lifecycles_html
 from app.render.outcome import badge_strip_html, badges_html, finished_text, outcome_html
@@ -128,9 +128,10 @@ class PageModel(param.Parameterized):
     def header_html(
         self, compact: bool = False, chapters: bool = True, editable: bool = True, outside: bool = True
     ) -> str:
-        """The title (with the introduction unless compact), what was wrong with the link, the chapters
-        (a compact header keeps them only if ``chapters``; those outside the article only if
-        ``outside``), the chapter's words, and a note when the run is not on the article's schedule."""
+        """The title (with its one sentence unless compact), what was wrong with the link, the chapters'
+        menu (a compact header keeps it only if ``chapters``; those outside the article only if
+        ``outside``) with the link into the tour, and a note when the run is not on the article's
+        schedule."""
         s = self.state
         if compact:
             title = f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
@@ -139,14 +140,36 @@ class PageModel(param.Parameterized):
             title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{intro}</div>'
         shown = [p for p in PRESETS if outside or p not in OUTSIDE_ARTICLE] if not compact or chapters else []
         schedule = s.schedule().words() if s.schedule_changes() else None
-        return header_html(
-            title, s.notices, shown, s.preset_name(), bool(s.tour), schedule, editable, OUTSIDE_ARTICLE
-        )
+        tour = "" if s.tour or not shown else '<a class="tour-link" href="?tour=1">Take the guided tour</a>'
+        preset = s.preset_name()
+        return header_html(title, s.notices, shown, preset, schedule, editable, OUTSIDE_ARTICLE, tour)
+
+    def lead_html(self) -> str:
+        """The sentence between the player and the diagram: what the reader's last switch changed, while
+        the run before is kept, or else the chapter's words. In the tour, the step's card says what to
+        watch: nothing here (the place keeps its height through every step all the same)."""
+        s = self.state
+        if s.tour:
+            return lead_html("")
+        comparison = self.comparison()
+        if comparison is not None:
+            return lead_html(lead_text(comparison), change_buttons(comparison, s.tick))
+        preset = s.preset_name()
+        return lead_html(text("presets", preset) if preset else text("captions", "own-run"))
+
+    @property
+    def question_waits(self) -> bool:
+        """A tour question is asked and not yet answered: nothing may show what happens after the tick."""
+        return bool(self.state.tour) and not self.tour.verdict
 
     def moments(self) -> list[tuple[int, str, str]]:
-        """The run's key moments, with where it parts from the run before a switch while that is kept."""
+        """The run's key moments, with where it parts from the run before a switch while that is kept; while
+        a tour question waits, only those up to the tick on show (the rest would give the answer away)."""
         comparison = self.comparison()
-        return key_moments(self.state.trace, comparison["first"] if comparison else None)
+        moments = key_moments(self.state.trace, comparison["first"] if comparison else None)
+        if self.question_waits:
+            moments = [m for m in moments if m[0] <= self.state.tick]
+        return moments
 
     def period(self) -> int:
         """How long Play stays on the tick on show, in milliseconds: longer on a key moment, unless the
@@ -193,23 +216,20 @@ class PageModel(param.Parameterized):
             self._compared = (s.before, s.trace, comparison)
         return comparison
 
-    def diagram_html(self, large: bool = False, moments: bool = True) -> str:
-        """The diagram at the tick, with the run's key ``moments`` in words under it (a compact layout has
-        them on the scrubber only); after a switch, the run before it under it, and where the two part."""
+    def diagram_html(self, large: bool = False) -> str:
+        """The diagram at the tick; after a switch, the run before it as a faint layer of the same
+        drawing, and the tick where the two part marked on the axis. The tick's sentence keeps the height
+        of the run's longest, so stepping moves nothing under it."""
         s = self.state
         comparison = self.comparison()
-        under = moments_html(s.tick, self.moments(), s.pause) if moments else ""
-        if comparison is not None:
-            under += before_after_html(s.before, s.trace, s.tick, comparison)
         return diagram_html(
             s.trace,
             s.tick,
             large=large,
             before=s.before,
             parts_at=comparison["first"] if comparison else None,
-            under=under,
-            brief_legend=not moments,  # a compact layout: the legend says only that row names are switches
-            reserve=self.keeps_height,  # a frame keeps its height from the first tick to the last
+            legend=False,  # under "How to read the diagram", one click away
+            reserve=True,
         )
 
     def lifecycles_html(self, animate: bool = False) -> str:

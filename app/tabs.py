@@ -23,7 +23,8 @@ class Tab:
 
 
 TABS: tuple[Tab, ...] = (
-    Tab("trace", "Trace", "app.views.trace:TraceView"),
+    Tab("trace", "Lifecycles and records", "app.views.trace:TraceView"),
+    Tab("switches", "Switches", "app.views.controls:SwitchPanel"),
     Tab("compare", "Compare", "app.views.compare:CompareView"),
     Tab("sweep", "All 864", "app.views.sweep:SweepView"),
     Tab("explore", "Explore", "app.views.explore:ExploreView"),

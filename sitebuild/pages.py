@@ -47,6 +47,7 @@ SHOWN_IN = {
     "header": "",
     "tour": "",
     "player": "timeline lifecycles badges",
+    "lead": "",
     "figure": "timeline",
     "badges": "badges",
     "outcome": "",
@@ -56,25 +57,28 @@ SHOWN_IN = {
 def light_body(compact: bool) -> str:
     """The light explainer (``app.light`` on the vendored Pyodide, painted by static/light.js), filled
     with the main chapter at t0 for a reader without JavaScript; with it, the parts stay hidden (a few
-    seconds at most) until the chapter the link asks for is painted. ``compact``: the embed, without the
-    page's introduction and links."""
+    seconds at most) until the chapter the link asks for is painted. One lesson per screen: the title,
+    what the page is in one sentence (not in the embed, ``compact``), the chapters, the player, the lead,
+    the diagram and the badges; everything else folded under it."""
     parts = LightPage("").parts()
 
     def slot(name: str) -> str:
         return f'<div id="part-{name}" class="part" data-in="{SHOWN_IN[name]}">{parts[name]}</div>'
 
-    about = (
+    def fold(title: str, name: str, shown_in: str = "") -> str:
+        return (
+            f'<details class="fold" data-in="{shown_in}"><summary>{escape(title)}</summary>'
+            f'<div id="part-{name}" class="part">{parts[name]}</div></details>'
+        )
+
+    intro = "" if compact else f'<div class="intro lede">{markdown_html(text("captions", "intro"))}</div>'
+    more = (
         ""
         if compact
-        else f'<section class="about"><h2>{escape(heading("title"))}</h2>'
-        f'<div class="intro">{markdown_html(text("captions", "intro"))}</div>'
-        '<nav><a href="index.html?tour=1">Take the guided tour</a> · <a href="selfcheck.html">The '
-        'model in your browser</a> · <a href="engines.html">Real engines</a> · <a href="explore.html">'
-        "Beyond the one schedule</a></nav></section>"
-    )
-    full = (
-        '<p class="full-app"><a href="app/explainer.html">The full explainer</a>: every view, the 864 '
-        "runs, Compare and Explore (it loads Panel in your browser, about 30 MB).</p>"
+        else '<nav class="more-pages">More: <a href="app/explainer.html">the full explainer</a> (every view, '
+        "the 864 runs, Compare and Explore; it loads Panel in your browser, about 30 MB) · "
+        '<a href="selfcheck.html">the model in your browser</a> · <a href="engines.html">real engines</a> · '
+        '<a href="explore.html">beyond the one schedule</a></nav>'
     )
     return f"""
 <script>document.documentElement.classList.add("js");
@@ -83,18 +87,17 @@ setTimeout(() => document.getElementById("light").classList.remove("pending"), 3
 <main id="light" class="light pending{" embed" if compact else ""}" data-tick="0">
 <div id="light-status" class="status" role="status" aria-live="polite" data-in="timeline lifecycles badges"
  hidden></div>
-{slot("header")}{slot("tour")}{slot("player")}{slot("figure")}{slot("badges")}{slot("outcome")}
-<details class="fold" data-in="lifecycles"><summary>{escape(heading("lifecycles"))}</summary>
-<div id="part-lifecycles" class="part">{parts["lifecycles"]}</div></details>
-<details class="fold" data-in=""><summary>{escape(heading("records"))}</summary>
-<div id="part-records" class="part">{parts["records"]}</div></details>
-<details class="fold" data-in=""><summary>Switches</summary>
-<div id="part-switches" class="part">{parts["switches"]}</div></details>
+{slot("header")}{intro}{slot("tour")}{slot("player")}{slot("lead")}{slot("figure")}{slot("badges")}
+{slot("outcome")}
+<div id="part-legend" class="part" data-in="">{parts["legend"]}</div>
+{fold(heading("lifecycles"), "lifecycles", "lifecycles")}
+{fold(heading("records"), "records")}
+{fold("Switches", "switches")}
 <details class="fold embed-code" data-in=""><summary>{escape(heading("embed-code"))}</summary>
 <div class="intro">{markdown_html(text("captions", "embed-code"))}</div>
 <textarea readonly rows="4" aria-label="{escape(heading("embed-code"))}"></textarea>
 <p><button type="button" class="copy-embed">Copy embed code</button></p></details>
-{full}{about}
+{more}
 </main>
 <script type="module" src="static/light.js"></script>
 """

@@ -8,7 +8,8 @@
 import { follow, holdStill, joinGroup, watchHeight } from "./frame.js";
 import { startPython } from "./python.js";
 
-const PARTS = ["header", "tour", "player", "figure", "badges", "outcome", "lifecycles", "records", "switches"];
+const PARTS = ["header", "tour", "player", "lead", "figure", "badges", "outcome", "legend", "lifecycles", "records",
+  "switches"];
 const STEPS = { first: () => 0, back: (t) => t - 1, forward: (t) => t + 1 };
 // What only moves the tick or plays: shared in a group as a tick, not as an action.
 const MOVES = new Set(["first", "back", "forward", "last", "go", "advance", "toggle"]);
@@ -204,7 +205,7 @@ root.addEventListener("click", (event) => {
     return;
   }
   const target = event.target.closest("[data-action]");
-  if (!target || target.matches("input[type=range]")) return;
+  if (!target || target.matches("input[type=range], select")) return;
   if (!target.matches("input")) event.preventDefault(); // a radio (a tour answer) shows its choice at once
   if (target.matches(".row-switch")) holdStill(root, target);
   act(target.dataset.action, target.dataset.value || "", partOf(target));
@@ -220,6 +221,10 @@ root.addEventListener("keydown", (event) => {
 });
 root.addEventListener("change", (event) => {
   if (event.target.matches("input[type=range][data-action]")) act("go", event.target.value);
+  // A menu (the chapters, the speed) asks when the reader has chosen.
+  else if (event.target.matches("select[data-action]")) {
+    act(event.target.dataset.action, event.target.value, partOf(event.target));
+  }
 });
 document.addEventListener("keydown", (event) => {
   const action = KEYS[event.key];

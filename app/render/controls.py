@@ -70,52 +70,35 @@ def switches_html(values: dict[str, str], advanced_open: bool, replaced: frozens
     )
 
 
-def presets_html(names: list[str], active: str | None, beyond: tuple[str, ...] = ()) -> str:
-    """The chapters' buttons: the article's, with Reset, then those of ``beyond``, the chapters outside the
-    article, folded behind one button that names the one on show (four more buttons would take a second
-    line, which the first screen at 1280 by 800 has no room for). One row where it fits, wrapping where it
-    does not; opened, the folded chapters follow on the row, and a redraw folds them again."""
-    inside = [n for n in names if n not in beyond]
+def chapters_html(names: list[str], active: str | None, beyond: tuple[str, ...] = ()) -> str:
+    """The chapters as one menu: the article's, then those of ``beyond`` (outside the article) in a group
+    of their own. One control on the first screen where a row of buttons took seven; a run that matches
+    no chapter shows "Your own run", which cannot be chosen."""
+
+    def option(name: str) -> str:
+        chosen = " selected" if name == active else ""
+        return f'<option value="{name}"{chosen}>{escape(title_and_body(text("presets", name))[0])}</option>'
+
+    own = "" if active in names else '<option value="" selected disabled>Your own run</option>'
+    inside = "".join(option(n) for n in names if n not in beyond)
     outside = [n for n in names if n in beyond]
-    named = f": {title_and_body(text('presets', active))[0]}" if active in outside else ""
-    extra = (
-        f'<details class="presets outside">'
-        f'<summary class="presets-label">{escape(heading("outside"))}{escape(named)}</summary>'
-        f'<span class="outside-chapters" role="group" aria-label="{escape(heading("outside"))}">'
-        f"{_preset_buttons(outside, active, reset=False)}</span></details>"
+    group = (
+        f'<optgroup label="{escape(heading("outside"))}">{"".join(option(n) for n in outside)}</optgroup>'
         if outside
         else ""
     )
-    return _preset_buttons(inside, active, reset=True, extra=extra)
-
-
-def _preset_buttons(names: list[str], active: str | None, reset: bool, extra: str = "") -> str:
-    buttons = []
-    for name in names:
-        title, _ = title_and_body(text("presets", name))
-        on = name == active
-        mark = '<span class="mark" aria-hidden="true">●</span> ' if on else ""
-        buttons.append(
-            f'<button type="button" class="preset preset-{name}{" chosen" if on else ""}" '
-            f'aria-pressed="{str(on).lower()}" '
-            f'data-action="preset" data-value="{name}" '
-            f'data-key="preset-{name}">{mark}{escape(title)}</button>'
-        )
-    if not reset:
-        return "".join(buttons)
-    buttons.append(
-        '<button type="button" class="preset preset-reset" data-action="preset" data-value="main" '
-        'data-key="preset-reset">Reset</button>'
+    return (
+        '<label class="chapters"><span class="chapters-label">Chapter</span> '
+        f'<select class="chapter-menu" data-action="preset" data-key="chapters">{own}{inside}{group}'
+        "</select></label>"
     )
-    return f'<div class="presets" role="group" aria-label="Chapters">{"".join(buttons)}{extra}</div>'
 
 
+#: Back, play and forward: Home and End (and the scrubber's ends) go to the first and last tick.
 PLAYER_BUTTONS = (
-    ("first", "◀◀", "First"),
     ("back", "◀", "Back"),
     ("toggle", "", ""),
     ("forward", "▶", "Forward"),
-    ("last", "▶▶", "Last"),
 )
 
 
@@ -155,17 +138,14 @@ def playbar_html(
     moments: list[tuple[int, str, str]],
 ) -> str:
     """The tick on show, the scrubber with its key moments, and the speeds (none: no speed group)."""
-    speed_buttons = "".join(
-        f'<button type="button" class="option{" chosen" if s == speed else ""}" '
-        f'aria-pressed="{str(s == speed).lower()}" '
-        f'data-action="speed" data-value="{escape(s)}" data-key="speed-{escape(s)}">{escape(s)}</button>'
-        for s in speeds
+    speed_options = "".join(
+        f'<option value="{escape(s)}"{" selected" if s == speed else ""}>{escape(s)}</option>' for s in speeds
     )
     marks = "".join(f'<option value="{t}" label="t{t}: {escape(words)}"></option>' for t, _, words in moments)
     listed = ' list="key-moments"' if moments else ""
     speeds_html = (
-        f'<div class="speed" role="group" aria-label="Speed"><span class="speed-label">Speed</span>'
-        f"{speed_buttons}</div>"
+        '<label class="speed"><span class="speed-label">Speed</span> '
+        f'<select data-action="speed" data-key="speed">{speed_options}</select></label>'
         if speeds
         else ""
     )
@@ -267,23 +247,26 @@ def header_html(
     notices: list[str],
     chapters: list[str],
     preset: str | None,
-    in_tour: bool,
     schedule_words: str | None,
     editable: bool = True,
     beyond: tuple[str, ...] = (),
+    tour_link: str = "",
 ) -> str:
-    """The top of the page after its ``title`` (HTML): what was wrong with the link, a button for each of
-    the ``chapters`` (none: no buttons; those in ``beyond`` on a row of their own), the words of the
-    chapter on show (``preset``), and a note when the run is not on the article's schedule
-    (``schedule_words``; ``editable`` offers the Explore view)."""
-    # In the tour, the step's own words say what to watch; the chapter's would say it twice.
-    # Off a chapter, a paragraph of the same kind keeps its place: what is under it (the diagram, whose row
-    # names are switches) does not move when a switch is flipped.
-    words = text("presets", preset) if preset else text("captions", "own-run")
-    chapter = "" if in_tour else f'<div class="preset-text">{markdown_html(words)}</div>'
-    buttons = presets_html(chapters, preset, beyond) if chapters else ""
+    """The top of the page after its ``title`` (HTML): what was wrong with the link, the chapters as one
+    menu (none: no menu; those in ``beyond`` in a group of their own), the link into the tour
+    (``tour_link``, HTML), and a note when the run is not on the article's schedule (``schedule_words``;
+    ``editable`` offers the Explore view). The chapter's words are the lead's (``lead_html``): they share
+    its place of fixed height, so nothing under them moves."""
+    menu = chapters_html(chapters, preset, beyond) if chapters else ""
+    line = f'<div class="chapter-line">{menu}{tour_link}</div>' if menu or tour_link else ""
     note = schedule_note_html(schedule_words, editable) if schedule_words else ""
-    return title + notice_html(notices) + buttons + chapter + note
+    return title + notice_html(notices) + line + note
+
+
+def lead_html(words: str, buttons: str = "") -> str:
+    """The sentence between the player and the diagram, in a place of fixed height (the stylesheet's):
+    the chapter's words, or what the reader's last switch changed with its ``buttons``."""
+    return f'<div class="lead" role="status">{markdown_html(words)}{buttons}</div>'
 
 
 def notice_html(notices: list[str]) -> str:

@@ -23,7 +23,7 @@ from app.render.controls import value_words
 from app.render.names import key_names
 from app.render.records import STORE_TITLES
 from model.records import PROTECTED_STORES
-from model.switches import allowed_values
+from model.switches import allowed_values, article_values
 from model.trace import MINOR_KINDS
 
 STORES = "stores"  # the protected stores share one row: they hold one epoch
@@ -343,10 +343,10 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
     of a projector) keeps two lines a row, and the journal's row only where a successor plans from it."""
     lanes, keys = lanes_of(trace), key_names(trace)
     # A row switch's value is a third line under what the row holds (the report's version, a token, the
-    # epoch, the journal's count); the feed and the newsletter hold nothing, so theirs is the second,
-    # unless the feed says at some tick what it forgot (beyond the article): then the third, all run long.
-    holds = {lane: lane not in ("feed", "newsletter") or any(lane_name(lane, f)[1] for f in trace["ticks"])
-             for lane in lanes}  # fmt: skip
+    # epoch, the journal's count); the feed, the newsletter and the controller hold nothing, so theirs is
+    # the second, unless the feed says at some tick what it forgot (beyond the article): then the third.
+    empty = ("feed", "newsletter", "controller")
+    holds = {lane: lane not in empty or any(lane_name(lane, f)[1] for f in trace["ticks"]) for lane in lanes}
     lines = {lane: 3 if lane in ROW_SWITCH and holds[lane] and not large else 2 for lane in lanes}
     longest, most_messages, names = 10, 0, 0
     breaches = breaches_at(trace)
@@ -424,6 +424,7 @@ def diagram_svg(
         f'height="{at.bottom - TOP + 6:.1f}"/>',
         *_axis(at, trace["end_tick"], tick, parts_at),
         *_past(at, trace, tick),
+        *(_ghost(at, trace, beside, tick) if beside is not None and toggles else []),
         *_current(at, tick, ids),
     ]
     return (
@@ -454,8 +455,8 @@ def _bands(at: Layout) -> list[str]:
 
 #: A row's name is a switch, as a node is in RaftScope: clicking it (or Enter on it) flips the setting a
 #: reader would guess from the row (content/diagram.md says why each, and why the controller has none).
-ROW_SWITCH = {"report": "change", "attempt #1": "silent", JOURNAL: "checkpoints", STORES: "fencing",
-              "feed": "post_key", "newsletter": "newsletter"}  # fmt: skip
+ROW_SWITCH = {"report": "change", "controller": "pins", "attempt #1": "silent", JOURNAL: "checkpoints",
+              STORES: "fencing", "feed": "post_key", "newsletter": "newsletter"}  # fmt: skip
 
 
 def row_switch_words(setting: str) -> dict[str, str]:
@@ -503,7 +504,7 @@ def _toggle(lane: str, switches: dict[str, str], drawn: str, shown: str) -> str:
     """A row's name as a button for its switch: its name says what the row shows (``shown``), then the
     switch and its value in words, and what a click sets."""
     setting = ROW_SWITCH[lane]
-    values = allowed_values(setting)
+    values = article_values(setting)  # a value beyond the article is the switches' panel's
     current = switches.get(setting, values[0])
     following = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
     title = titles("switches").get(setting, setting)
@@ -572,6 +573,46 @@ def _past(at: Layout, trace: dict, tick: int) -> list[str]:
     return out
 
 
+def _cells(trace: dict, tick: int) -> dict[tuple[int, str], tuple[str, ...]]:
+    """What the diagram writes in each (tick, row) up to ``tick``: the lines a cell compares by."""
+    keys, broken = key_names(trace), breaches_at(trace)
+    cells: dict[tuple[int, str], tuple[str, ...]] = {}
+    for frame in trace["ticks"][: tick + 1]:
+        for item in items_of(frame, keys, broken)[0]:
+            where = (frame["tick"], item.lane)
+            cells[where] = (*cells.get(where, ()), item.words)
+    return cells
+
+
+def _ghost(at: Layout, trace: dict, before: dict, tick: int) -> list[str]:
+    """The run before the reader's switch, as a faint layer: each cell up to ``tick`` where the two runs
+    differ is outlined with a dashed line, and a past one shows, under the mark of now, the faint mark
+    the run before had there (its words in the tooltip: "before: ..."), so was and now are read in one
+    place rather than in two drawings."""
+    now, was = _cells(trace, tick), _cells(before, min(tick, before["end_tick"]))
+    marks = past_marks(before, min(tick, before["end_tick"]) + 1)
+    out = []
+    for t, lane in sorted(
+        set(now) | set(was), key=lambda cell: (cell[0], at.lanes.index(cell[1]) if cell[1] in at.lanes else 0)
+    ):
+        if lane not in at.top or t > tick or now.get((t, lane)) == was.get((t, lane)):
+            continue
+        x, width = at.x(t, tick), (at.wide if t == tick else PAST)
+        said = "; ".join(was.get((t, lane), ())) or "nothing"
+        out.append(
+            f'<rect class="changed-cell" x="{x + 1:.1f}" y="{at.top[lane] + 1:.1f}" width="{width - 2:.1f}" '
+            f'height="{at.height[lane] - 2:.1f}"><title>{escape(f"t{t}, before your change: {said}")}'
+            "</title></rect>"
+        )
+        if t < tick and (t, lane) in marks:
+            symbol, css = SYMBOL[marks[(t, lane)][0]]
+            out.append(
+                f'<text class="mark ghost {css}" x="{x + PAST / 2:.1f}" y="{_line_y(at, lane, 1):.1f}" '
+                f'text-anchor="middle" aria-hidden="true">{symbol}</text>'
+            )
+    return out
+
+
 def _current(at: Layout, tick: int, ids: str = "diagram") -> list[str]:
     """The current tick written out: each row's lines, and each message as an arrow between them, along
     which a dot travels from the sender to the receiver as the tick is drawn (not under reduced motion:
@@ -626,6 +667,17 @@ def legend_html(brief: bool = False) -> str:
     said = ". ".join(note.split(". ")[:2]) + "." if brief else note
     switches = f'<p class="legend-note">{escape(said)}</p>'
     return f'<ul class="legend" aria-label="What the diagram\'s marks mean">{items}</ul>{switches}'
+
+
+def how_to_read_html() -> str:
+    """The diagram's key in words, its marks and the player's keys: one click under the diagram."""
+    from app.content import caption_html  # the page's words; this module draws from the trace's
+    from app.render.controls import KEYS_LINE
+
+    return (
+        '<details class="how-to-read" data-key="how-to-read"><summary>How to read the diagram</summary>'
+        f"{caption_html('timeline')}{legend_html()}{KEYS_LINE}</details>"
+    )
 
 
 #: Which event a tick's caption is about, most telling first (content/ticks.md has one sentence each).
@@ -763,15 +815,14 @@ def diagram_html(
     *,
     before: dict | None = None,
     parts_at: int | None = None,
-    under: str = "",
     brief_legend: bool = False,
     reserve: bool = False,
 ) -> str:
     """The figure: the tick's caption (read out when it changes), the diagram in a strip that scrolls
-    sideways on a narrow screen and keeps the current tick in view, what is ``under`` it (the run before a
-    switch, ``before``, which also sets the rows' heights, and ``parts_at`` the tick where they part),
-    and the legend (``brief_legend`` for a compact layout). ``reserve`` (an embed, whose frame should not
-    grow as the reader steps) keeps the room the run's longest caption and tallest tick need."""
+    sideways on a narrow screen and keeps the current tick in view (after a switch, with the run
+    ``before`` it as a faint layer, which also sets the rows' heights, and ``parts_at`` the tick where
+    they part), and the legend (``brief_legend`` for a compact layout). ``reserve`` keeps the room the
+    run's longest caption and tallest tick need, so stepping moves nothing under the caption."""
     caption = tick_caption(trace, tick)
     key = legend_html(brief_legend) if legend else ""
     drawing = diagram_svg(trace, tick, caption, large, beside=before, parts_at=parts_at)
@@ -788,7 +839,7 @@ def diagram_html(
         said = f'<div class="caption-stack">{said}{others}</div>'
         tallest = max(layout_of(trace, t, large=large).bottom for t in range(len(trace["ticks"]))) + 17
         drawing = f'<div class="diagram-room" style="min-height: {tallest:.0f}px">{drawing}</div>'
-    return f'<figure class="diagram-figure{" large" if large else ""}">{said}{drawing}{under}{key}</figure>'
+    return f'<figure class="diagram-figure{" large" if large else ""}">{said}{drawing}{key}</figure>'
 
 
 #: The events that make a tick a key moment, in the order a tick's moments are named.

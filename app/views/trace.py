@@ -8,8 +8,7 @@ import panel as pn
 import param
 
 from app.content import caption_html
-from app.render.controls import KEYS_LINE
-from app.render.diagram import tick_lines
+from app.render.diagram import how_to_read_html, tick_lines
 from app.views.action_html import ActionHTML
 from app.views.part import PageView
 
@@ -22,58 +21,45 @@ def now_html(trace: dict, tick: int) -> str:
     return f'<div aria-live="polite"><h3>At t{tick}</h3><ul>{lines}</ul></div>'
 
 
-def how_to_read_html() -> str:
-    """The diagram's key in words and the player's keys, folded under a summary line."""
-    return (
-        '<details class="how-to-read"><summary>How to read the diagram</summary>'
-        f"{caption_html('timeline')}{KEYS_LINE}</details>"
-    )
-
-
 def caption(name: str, title: str | None = None) -> pn.pane.HTML:
     return pn.pane.HTML(caption_html(name, title), sizing_mode="stretch_width")
 
 
 class TraceView(PageView):
-    """The worked example at the current tick: the diagram, what happens in words, the three lifecycles
-    and the records. ``compact`` keeps the diagram alone (the embed, presenter mode); ``lifecycles_only``
-    the lifecycles (a figure embed). Each pane carries its own heading and caption: fewer components."""
+    """The worked example at the current tick. ``compact``: the lead and the diagram (the first screen
+    of every layout); ``lifecycles_only`` the lifecycles (a figure embed); otherwise what is one click
+    under the diagram, the "trace" tab: how to read it, the tick's events in words, the three lifecycles
+    and the records. Each pane carries its own heading and caption: fewer components."""
 
-    compact = param.Boolean(default=False, doc="Only the diagram (the embed's layout).")
+    compact = param.Boolean(default=False, doc="The lead and the diagram (every layout's first screen).")
     lifecycles_only = param.Boolean(default=False, doc="Only the three lifecycles (a figure embed).")
     large = param.Boolean(default=False, doc="A larger diagram (presenter mode).")
+    lead = param.Boolean(default=True, doc="The lead sentence over the diagram (not in a figure).")
 
     def __init__(self, **params):
         super().__init__(**params)
         self._shown: tuple[int, int] | None = None  # (trace id, tick) of the lifecycles last drawn
         if self.lifecycles_only:
             panes = [self._bound(lambda trace, tick: self._lifecycles(trace, tick), "lifecycles")]
-        else:
+        elif self.compact:
             # The diagram draws itself through a small browser component, which keeps the current tick in view
-            # when the strip scrolls sideways (a phone) and sends a click on a row's name (a switch).
+            # when the strip scrolls sideways (a phone) and sends a click on a row's name (a switch) or on
+            # one of the lead's buttons.
             self.diagram = ActionHTML(self._on_diagram, sizing_mode="stretch_width")
-            self.state.param.watch(self._redraw_diagram, ["trace", "tick", "before"])
+            self.state.param.watch(self._redraw_diagram, ["trace", "tick", "before", "tour"])
             self._redraw_diagram()
             panes = [self.diagram]
-            # The embed and presenter leave out how to read it and the list of the tick's events (the diagram
-            # writes every one out); the full page folds the first, so the diagram fits the first screen.
-            if not self.compact:  # how to read it comes after it: the diagram starts the first screen
-                how = pn.pane.HTML(how_to_read_html(), sizing_mode="stretch_width", margin=0)
-                panes = [self.diagram, how, self._bound(now_html, "now")]
-        if not (self.compact or self.lifecycles_only):
+        else:
             lifecycles_lead, records_lead = (
                 caption_html("lifecycles", "lifecycles"),
                 caption_html("records", "records"),
             )
-            panes.append(
-                self._bound(lambda trace, tick: lifecycles_lead + self._lifecycles(trace, tick), "lifecycles")
-            )
-            panes.append(
-                self._bound(
-                    lambda trace, tick: records_lead + self.page.records_html(),
-                    "records-view",
-                )
-            )
+            panes = [
+                pn.pane.HTML(how_to_read_html(), sizing_mode="stretch_width", margin=0),
+                self._bound(now_html, "now"),
+                self._bound(lambda t, tick: lifecycles_lead + self._lifecycles(t, tick), "lifecycles"),
+                self._bound(lambda trace, tick: records_lead + self.page.records_html(), "records-view"),
+            ]
         self._layout = pn.Column(*panes, sizing_mode="stretch_width")
 
     def _lifecycles(self, trace: dict, tick: int) -> str:
@@ -91,11 +77,12 @@ class TraceView(PageView):
         )
 
     def _on_diagram(self, action: str, value: str) -> None:
-        """A row's name is a switch: clicking it changes the story (the same setting the panel sets)."""
+        """A row's name is a switch, and the lead has buttons: the page model does what they ask."""
         self.page.act(action, value, "figure")
 
     def _redraw_diagram(self, *events) -> None:
-        self.diagram.html = self.page.diagram_html(large=self.large, moments=not self.compact)
+        lead = self.page.lead_html() if self.lead else ""
+        self.diagram.html = lead + self.page.diagram_html(large=self.large)
 
     def __panel__(self):
         return self._layout

@@ -40,31 +40,38 @@ def test_the_comparison_is_the_model_s_and_names_what_moved():
 
 
 def test_a_switch_keeps_the_run_before_until_dismissed_or_a_new_chapter():
+    """What a switch changed is one sentence in the lead's place and a faint layer of the one diagram:
+    the cells that differ outlined (was under now), the tick where the runs part marked on the axis; no
+    second drawing."""
     page = page_at("?preset=main&tick=3")
-    assert "before-after" not in page.diagram_html()
+    assert "changed-cell" not in page.diagram_html() and "You changed" not in page.lead_html()
     page.act("set", "fencing=off")
-    html = page.diagram_html()
-    now, _, under = html.partition('class="before-after"')
-    assert "At t3 both runs are still the same" in under and 'data-value="8"' in under  # the jump to t8
-    assert "No stale write</strong>: held before, now broken at t8" in under
-    assert "parts-line" in now and "parts-line" in under  # both drawings mark t8
+    lead, drawing = page.lead_html(), page.diagram_html()
+    assert "You changed fencing from on to off. The runs part at t8." in lead
+    assert "No stale write</strong>: held before, now broken at t8" in lead
+    assert 'data-key="compare-step"' in lead and 'data-value="8"' in lead  # the jump to t8
+    assert "parts-line" in drawing and "t8≠" in drawing  # the axis marks t8
+    assert drawing.count("<svg") == 2 and "changed-cell" not in drawing  # one diagram; t3 is the same
     page.act("go", "8")
-    now, _, under = page.diagram_html().partition('class="before-after"')
-    assert "journal applies it, although 41" in unescape(now)  # the stale write lands now
-    assert "journal refuses it: 41 &lt; 42" in under  # and was refused before
-    assert 'data-key="compare-step"' not in under  # t8 differs: nothing to jump to
+    lead, drawing = page.lead_html(), page.diagram_html()
+    assert "journal applies it, although 41" in unescape(drawing)  # the stale write lands now
+    assert "before your change: " in drawing and "journal refuses it: 41 &lt; 42" in drawing  # was
+    assert 'data-key="compare-step"' not in lead  # t8 is on show: nothing to jump to
+    page.act("go", "10")
+    assert 'class="mark ghost' in page.diagram_html()  # t8's refusal, faint under today's stale write
     page.act("compare", "off")
-    assert page.state.before is None and "before-after" not in page.diagram_html()
+    assert page.state.before is None and "changed-cell" not in page.diagram_html()
     page.act("set", "fencing=on")
     assert page.state.before is not None
     page.act("preset", "no-key")
     assert page.state.before is None
 
 
-def test_a_switch_that_changes_nothing_says_so():
+def test_a_switch_that_changes_nothing_says_so_in_the_sentence_alone():
     page = page_at("?preset=main&tick=8")
     page.act("set", "newsletter=any-accepted")
-    assert "Nothing in this run changes" in page.diagram_html()
+    assert "Nothing in this run changes" in page.lead_html()
+    assert "changed-cell" not in page.diagram_html() and "parts-line" not in page.diagram_html()
 
 
 def test_flipping_a_row_s_switch_does_not_move_the_rows():
@@ -163,13 +170,16 @@ def test_captions_say_only_what_happened():
     assert "however many tries" not in tick_caption(chapter("stale-owner"), 13)
 
 
-def test_a_compact_layout_keeps_the_legend_short_and_the_moments_on_the_scrubber():
+def test_the_key_moments_are_on_the_scrubber_only_and_the_legend_one_click_away():
     page = page_at("?preset=main&tick=8")
-    full, compact = page.diagram_html(), page.diagram_html(moments=False)
-    assert "Key moments:" in full and "Key moments:" not in compact
-    assert "row lists each" in full and "row lists each" not in compact
-    assert "is a switch: click it to flip the setting." in compact
-    assert "A small number beside a past mark counts" in compact  # the counts a presenter's room sees
+    player, drawing = page.player_html(), page.diagram_html()
+    assert player.count('class="moment-mark ') == len(page.moments()) == 9
+    assert "Key moments:" not in drawing and 'data-key="moment-' not in drawing  # no second row of them
+    assert "legend" not in drawing
+    from app.render.diagram import how_to_read_html
+
+    assert "is a switch: click it to flip the setting." in how_to_read_html()
+    assert how_to_read_html().startswith("<details")
 
 
 def test_a_key_moment_s_mark_is_that_of_what_it_names():

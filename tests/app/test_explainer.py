@@ -137,7 +137,7 @@ def test_the_player_takes_only_what_it_allows(app):
     app.player.act("speed", "4×")
     app.player.act("speed", "11×")
     assert app.state.speed == "4×"
-    assert 'aria-pressed="true" data-action="speed" data-value="4×"' in app.player.html.html
+    assert '<option value="4×" selected>' in app.player.html.html
     assert "Tick t7 of t14" in app.player.html.html
 
 
@@ -189,7 +189,8 @@ def test_text_view_lists_every_event_up_to_the_tick(app):
 def test_a_notice_shows_the_readers_value_as_text_only(app):
     app.apply_url("?fencing=![x](http://host/beacon.png)&preset=[log in again](https://x.example)")
     html = app.header.html.html
-    assert "<img" not in html and "<a " not in html and "href" not in html
+    told = html.replace("![x](http://host/beacon.png)", "").replace("[log in again](https://x.example)", "")
+    assert "<img" not in html and "http" not in told  # the only link is the page's own, to the tour
     assert "![x](http://host/beacon.png)" in html
 
 

@@ -35,11 +35,12 @@ def test_a_switch_a_row_of_the_diagram_and_a_chapter_change_the_run():
     page = LightPage("?tick=8")
     assert "41 &lt; 42" in page.parts()["figure"]
     page.act("set", "fencing=off")
-    now, _, before = page.parts()["figure"].partition('class="before-after"')
+    now, _, before = page.parts()["figure"].partition("before your change: ")
     assert "fencing=off" in page.parts()["query"] and "41 &lt; 42" not in now
-    assert "41 &lt; 42" in before  # the run before the switch stays in view, refusing #1's write
+    assert "41 &lt; 42" in before  # the run before the switch stays, faint, refusing #1's write
+    assert "You changed fencing" in page.parts()["lead"]
     page.act("compare", "off")
-    assert "before-after" not in page.parts()["figure"]
+    assert "changed-cell" not in page.parts()["figure"]
     page.act("set", "fencing=on")
     page.act("preset", "no-key")
     assert page.parts()["query"].startswith("?post_key=none")

@@ -106,7 +106,7 @@ def test_a_group_of_figures_travels_in_the_link():
         ("?tick=99", ["ends at t14"]),
         ("?colour=red", ["colour", "silent"]),
         ("?preset=chapter9", ["main, superseded, pins-off, stale-owner, no-key, all-off"]),
-        ("?tab=nowhere", ["trace, compare, sweep, explore, engines, text, glossary"]),
+        ("?tab=nowhere", ["trace, switches, compare, sweep, explore, engines, text, glossary"]),
         ("?silent_at=lunch", ["silent_at", "s1, s2, s3, s4, assemble, accept, post, none", "lunch"]),
         ("?threshold=0", ["threshold", "from 1 to 5"]),
         ("?correction_at=" + "9" * 5000, ["correction_at", "never", "more characters"]),

@@ -55,7 +55,7 @@ FRAME_FIT = """() => [...document.querySelectorAll("iframe.figure")].map((frame)
 
 
 #: Every button, summary and range on the page (through Panel's shadow roots) shorter than 24 px, by its
-#: words. The marks under the scrubber are smaller: the key-moments list holds the same jumps at full size.
+#: words. The marks under the scrubber are 18 px under a mouse and 24 px under a finger (measured apart).
 SMALL_TARGETS = """() => {
   const small = [];
   const walk = (root) => {
@@ -208,10 +208,19 @@ class ExplainerPage:
         expect(self.page.locator(".tick-now")).to_have_text(f"t{tick}", timeout=15000)
 
     def press(self, button: str) -> None:
-        self.page.locator(f"button.{button}").click()
+        """A player's button; "first" and "last" are the scrubber's ends (Home and End on the keyboard)."""
+        if button in ("first", "last"):
+            scrub = self.page.locator("input[type=range][data-action=go]").first
+            scrub.fill("0" if button == "first" else scrub.get_attribute("max"))
+        else:
+            self.page.locator(f"button.{button}").click()
 
     def switch(self, setting: str, value: str) -> None:
-        self.page.locator(f'.switch-{setting} button[data-value="{setting}={value}"]').click()
+        """A setting from the switches' panel, a tab under the diagram (opened first if it is not)."""
+        option = self.page.locator(f'.switch-{setting} button[data-value="{setting}={value}"]')
+        if not option.is_visible():
+            self.page.get_by_role("tab", name="Switches").click()
+        option.click()
 
     def reveal(self) -> None:
         """Ask for the ending before the last tick (the outcome keeps it back so a class can predict)."""

@@ -10,7 +10,10 @@ export function render({ model }) {
     if (dragging) { stale = true; return; }
     const active = root.getRootNode().activeElement;
     const key = active && root.contains(active) ? active.dataset.key : null;
+    // A fold the reader opened stays open through a redraw (each <details> has a data-key).
+    const open = [...root.querySelectorAll("details[open][data-key]")].map((d) => d.dataset.key);
     root.innerHTML = model.html;
+    for (const k of open) root.querySelector(`details[data-key="${CSS.escape(k)}"]`)?.setAttribute("open", "");
     requestAnimationFrame(() => follow(root));  // once laid out: the first draw comes before the root is attached
     if (key) {
       const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
@@ -72,6 +75,10 @@ export function render({ model }) {
   });
   root.addEventListener("input", (event) => {
     if (event.target.matches("input[data-action]")) send(event.target);
+  });
+  // A menu (the chapters, the speed) asks when the reader has chosen, not while browsing its options.
+  root.addEventListener("change", (event) => {
+    if (event.target.matches("select[data-action]")) send(event.target);
   });
   root.addEventListener("pointerdown", (event) => {
     if (event.target.matches("input[type=range]")) dragging = true;
