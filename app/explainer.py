@@ -144,7 +144,7 @@ class ExplainerApp:
         panel = pn.Column(self.switches, visible=False, sizing_mode="stretch_width")
         show.param.watch(lambda event: setattr(panel, "visible", event.new), "value")
         controls = pn.Column(show, panel, sizing_mode="stretch_width")
-        trace = TraceView(page=self.page, compact=True, large=True)
+        trace = TraceView(page=self.page, compact=True, large=True, lead=False)
         # Every word at least the root's size (24 px at 1920 wide, 18 px at 1280: presenter.js), which the
         # stylesheet's :host(.present) rules set inside each part's shadow root.
         for part in (self.header.html, self.player.html, self.badges.html, self.tour.html, trace.diagram):
@@ -188,7 +188,7 @@ class ExplainerApp:
         once), for an article that places its figures in its text."""
         self.player.figure = True
         figure = {
-            "timeline": lambda: TraceView(page=self.page, compact=True),
+            "timeline": lambda: TraceView(page=self.page, compact=True, lead=False),
             "lifecycles": lambda: TraceView(page=self.page, lifecycles_only=True),
             "badges": lambda: self.badges,
         }[self.state.view]()

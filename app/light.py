@@ -66,6 +66,7 @@ class LightPage:
         s, page = self.state, self.page
         return {
             "query": s.to_query(),
+            "embed": s.embed_query(),
             "tick": s.tick,
             "end": s.end_tick,
             "playing": s.playing,

@@ -9,7 +9,7 @@ How a link is read and written (its flags, presets, notices) is ``app.url``'s: p
 from __future__ import annotations
 
 from contextlib import contextmanager
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 import param
 
@@ -220,6 +220,15 @@ class ReaderState(_Settings):
         """The link to what is on show (``app.url.write_query``)."""
         flags = {f.attr: getattr(self, f.attr) for f in URL_FLAGS}
         return write_query(self.values(), self.schedule_overrides(), flags)
+
+    def embed_query(self) -> str:
+        """The link an article embeds: a chapter's run by the chapter's name (the site's pre-render paints
+        it at once, and the link says what it shows), else the switches' values as ``to_query``."""
+        query, preset = self.to_query(), self.preset_name()
+        if preset is None:
+            return query
+        kept = [(k, v) for k, v in parse_qsl(query.removeprefix("?")) if k not in ALL_SETTINGS]
+        return "?" + urlencode([("preset", preset), *kept])
 
     # --- the tour ----------------------------------------------------------------------------------
 

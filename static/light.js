@@ -99,7 +99,10 @@ function paint(parts, { told = false } = {}) {
   }
   const search = link.toString();
   window.history.replaceState(null, "", window.location.pathname + (search ? `?${search}` : ""));
-  writeEmbedCode(search);
+  // The embed code names a chapter's run by the chapter (Python's embed query), with this page's flags.
+  const embed = new URLSearchParams((parts.embed ?? parts.query).replace(/^\?/, ""));
+  for (const flag of PAGE_FLAGS) if (query.has(flag)) embed.set(flag, query.get(flag));
+  writeEmbedCode(embed.toString());
   tellHeight();
 }
 

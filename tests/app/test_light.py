@@ -156,3 +156,14 @@ def test_the_lifecycles_say_what_added_means_wherever_they_are_drawn():
     drawn = LightPage("?preset=superseded&tick=16").parts()["lifecycles"]
     caption, _, machines = drawn.partition('<div class="machines">')
     assert "(added)" in machines and '"(added)" is a move this model needs' in caption.replace("&quot;", '"')
+
+
+def test_the_embed_code_names_a_chapter_s_run_by_its_chapter():
+    """A chapter's run is embedded as ``preset=NAME`` (its pre-render paints at once), a run of the
+    reader's own by its switches' values; the tick and the layout flags are kept."""
+    chapter = LightPage("?preset=superseded&tick=12").parts()
+    assert chapter["embed"] == "?preset=superseded&tick=12" and "preset" not in chapter["query"]
+    own = LightPage("?fencing=off&tick=3").parts()
+    assert own["embed"] == own["query"] == "?fencing=off&tick=3"
+    tour = LightPage("?tour=2").parts()
+    assert "tour=2" in tour["embed"]

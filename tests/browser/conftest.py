@@ -215,6 +215,12 @@ class ExplainerPage:
         else:
             self.page.locator(f"button.{button}").click()
 
+    def chapter(self, preset: str) -> None:
+        """Open a chapter from the chapters' menu, as a reader does."""
+        menu = self.page.locator("select.chapter-menu").first
+        menu.select_option(preset)
+        expect(menu).to_have_value(preset)
+
     def switch(self, setting: str, value: str) -> None:
         """A setting from the switches' panel, a tab under the diagram (opened first if it is not)."""
         option = self.page.locator(f'.switch-{setting} button[data-value="{setting}={value}"]')

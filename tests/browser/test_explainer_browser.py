@@ -149,11 +149,13 @@ def test_keyboard_only_control(explainer):
             "() => { let e = document.activeElement; while (e && e.shadowRoot && e.shadowRoot.activeElement)"
             " e = e.shadowRoot.activeElement; return e ? e.tagName + ':' + e.textContent.trim() : ''; }"
         )
-        if focused == "BUTTON:Version checks off":
+        if focused.startswith("SELECT:"):
             break
-    assert focused == "BUTTON:Version checks off"
-    page.keyboard.press("Enter")
-    expect(page.locator("button.preset-pins-off")).to_have_attribute("aria-pressed", "true")
+    assert focused.startswith("SELECT:") and "Version checks off" in focused
+    # A native menu: the arrow keys choose (Chromium's closed <select> changes on ArrowDown).
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("select.chapter-menu")).to_have_value("pins-off")
     explainer.reveal()
     expect(page.locator(".outcome-view")).to_contain_text(
         titles("invariants")["superseded-accepted"], timeout=15000
@@ -162,7 +164,7 @@ def test_keyboard_only_control(explainer):
 
 def test_playing_advances_by_itself_and_stops_at_the_end(explainer):
     explainer.open("?tick=12")
-    explainer.page.locator(".speed").get_by_role("button", name="4×").click()
+    explainer.page.locator(".speed select").select_option("4×")
     explainer.press("play")
     explainer.wait_tick(14)
     expect(explainer.page.locator("button.play")).to_contain_text("Play")
@@ -190,12 +192,11 @@ def test_each_preset_ends_as_the_model_says_and_is_screenshot(explainer, preset)
 
     explainer.open()
     page = explainer.page
-    if preset in OUTSIDE_ARTICLE:  # folded behind their name: open them as a reader does
-        page.locator("details.presets.outside > summary").click()
-    page.locator(f"button.preset-{preset}").click()
-    expect(page.locator(f"button.preset-{preset}")).to_have_attribute("aria-pressed", "true")
-    if preset in OUTSIDE_ARTICLE:  # and the folded row names the chapter on show
-        expect(page.locator("details.presets.outside > summary")).to_contain_text(heading_of(preset))
+    explainer.chapter(preset)
+    if preset in OUTSIDE_ARTICLE:  # in the menu's group of the chapters outside the article
+        group = page.locator("select.chapter-menu optgroup")
+        expect(group.locator(f'option[value="{preset}"]')).to_have_count(1)
+    expect(page.locator(".lead")).to_contain_text(heading_of(preset))
     explainer.press("last")
     result = run(Switches(**PRESETS[preset]))
     explainer.wait_tick(result.end_tick)
@@ -286,9 +287,11 @@ def test_the_frame_ancestors_setting_takes_origins_only():
 def test_the_views_are_a_tablist_for_the_keyboard(explainer):
     page = explainer.page
     explainer.open("?tick=3")
-    trace_tab = page.get_by_role("tab", name="Trace")
+    trace_tab = page.get_by_role("tab", name="Lifecycles and records")
     expect(trace_tab).to_have_attribute("aria-selected", "true")
     trace_tab.focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("tab", name="Switches")).to_have_attribute("aria-selected", "true")
     page.keyboard.press("ArrowRight")
     compare_tab = page.get_by_role("tab", name="Compare")
     expect(compare_tab).to_have_attribute("aria-selected", "true")
@@ -320,7 +323,16 @@ def local_only(page, explainer_url):
 
 def test_the_served_app_needs_no_network_in_any_view(explainer, local_only, console_errors):
     explainer.open()
-    for tab in ["Compare", "All 864", "Explore", "Real engines", "Text view", "Glossary", "Trace"]:
+    for tab in [
+        "Compare",
+        "All 864",
+        "Explore",
+        "Real engines",
+        "Text view",
+        "Glossary",
+        "Switches",
+        "Lifecycles and records",
+    ]:
         explainer.page.get_by_role("tab", name=tab).click()
         expect(explainer.page.get_by_role("tab", name=tab)).to_have_attribute("aria-selected", "true")
         explainer.page.wait_for_timeout(800)
@@ -349,7 +361,9 @@ def test_explore_loads_the_smallest_case_into_the_player_by_keyboard(explainer):
     expect(load).to_be_visible(timeout=30000)
     load.focus()
     explainer.page.keyboard.press("Enter")
-    expect(explainer.page.get_by_role("tab", name="Trace")).to_have_attribute("aria-selected", "true")
+    expect(explainer.page.get_by_role("tab", name="Lifecycles and records")).to_have_attribute(
+        "aria-selected", "true"
+    )
     expect(explainer.page.locator(".badges")).to_contain_text("One acceptance per input: broken")
     explainer.page.wait_for_url(re.compile(r"fencing=off&.*threshold=1"))
 

@@ -40,29 +40,32 @@ def shot(page, name: str) -> None:
 def test_fencing_off_at_t3_keeps_the_old_run_and_names_t8(explainer):
     page = explainer.open("?preset=main&tick=3").page
     page.locator(STORES).click()
-    comparison = page.locator(".before-after")
-    expect(comparison).to_contain_text("At t3 both runs are still the same", timeout=20000)
-    expect(comparison).to_contain_text("The runs part at t8")
+    lead = page.locator(".lead")
+    expect(lead).to_contain_text("You changed fencing from on to off", timeout=20000)
+    expect(lead).to_contain_text("The runs part at t8")
     assert "fencing=off" in page.url
-    comparison.locator("[data-key='compare-step']").click()
+    lead.locator("[data-key='compare-step']").click()
     explainer.wait_tick(8)
-    expect(comparison).to_contain_text("journal refuses it: 41 < 42")  # the run before: refused
     now = page.locator(".diagram-figure svg.diagram[role=img]").first
     expect(now).to_contain_text("journal applies it, although 41")  # this run: the stale write lands
+    # The run before, in the same drawing: the cell that differs, outlined, with what it was.
+    was = now.locator("rect.changed-cell title", has_text="journal refuses it: 41 < 42")
+    expect(was).to_have_count(1)
     for width in (1280, 390):
         page.set_viewport_size({"width": width, "height": 800})
         page.wait_for_timeout(1500)  # a resize redraws, and the travelling dots fade out after 1.2 s
         shot(page, f"before-after-main-t8-fencing-off-{width}.png")
-    comparison.locator("[data-key='compare-hide']").click()
-    expect(page.locator(".before-after")).to_have_count(0)
+    lead.locator("[data-key='compare-hide']").click()
+    expect(page.locator("rect.changed-cell")).to_have_count(0)
 
 
-def test_pins_off_at_t10_is_drawn_beside_the_pinned_run(explainer):
+def test_pins_off_at_t10_is_drawn_over_the_pinned_run(explainer):
     page = explainer.open("?preset=main&tick=10").page
-    explainer.switch("pins", "off")
-    comparison = page.locator(".before-after")
-    expect(comparison).to_contain_text("The runs part at t5", timeout=20000)
-    expect(comparison).to_contain_text("Nothing superseded accepted")
+    page.locator("g.row-switch[data-key='row-controller']").click()
+    lead = page.locator(".lead")
+    expect(lead).to_contain_text("The runs part at t5", timeout=20000)
+    expect(lead).to_contain_text("Nothing superseded accepted")
+    expect(page.locator("svg.diagram .mark.ghost").first).to_be_attached()
     for width in (1280, 390):
         page.set_viewport_size({"width": width, "height": 800})
         page.wait_for_timeout(1500)
@@ -155,11 +158,10 @@ def test_under_reduced_motion_nothing_travels(page, explainer_url):
 
 
 def open_outside_chapter(explainer, preset: str, tick: int):
-    """The served app at a chapter outside the article, whose button (folded under "Outside the article")
-    is the one pressed; the page."""
+    """The served app at a chapter outside the article, the one its chapters' menu shows; the page."""
     explainer.open(f"?preset={preset}&tick={tick}")
     page = explainer.page
-    expect(page.locator(f".presets.outside button.preset-{preset}")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("select.chapter-menu")).to_have_value(preset)
     return page
 
 

@@ -308,7 +308,11 @@ def test_the_front_page_tells_the_story_offline_and_never_scrolls_sideways(offli
     page.goto(f"{site_url}/index.html?tick=8")
     expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=3000)
     expect(page.locator("#part-figure")).to_contain_text("41 < 42")
-    expect(page.locator("#light .about nav a")).to_have_count(4)
+    expect(page.locator("#light .more-pages a")).to_have_count(4)
+    # The introduction and the tour's link come first, under the title.
+    intro, player = (page.locator(p).bounding_box() for p in ("#light .intro.lede", "#part-player"))
+    assert intro["y"] < player["y"]
+    expect(page.locator("#part-header a.tour-link")).to_be_visible()
     expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     # The current tick's column is in view, in the strip that scrolls sideways on a phone.
@@ -330,7 +334,8 @@ def test_every_chapter_of_the_light_page_draws_offline(offline_page, site_url, p
     page = offline_page
     page.goto(f"{site_url}/embed.html?preset={preset}&tick=5")
     expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
-    expect(page.locator("#part-header .preset-text")).to_contain_text(heading_of(preset))
+    expect(page.locator("#part-lead .lead")).to_contain_text(heading_of(preset))
+    expect(page.locator("#part-header select.chapter-menu")).to_have_value(preset)
     expect(page.locator("#part-figure .tick-caption")).to_contain_text("t5.")
     assert page.outside_requests == []
 
@@ -341,9 +346,9 @@ def test_a_chapter_outside_the_article_shows_what_was_forgotten_at_its_key_tick(
     tick it forgets says so, and the resend's tick breaks the badge and says why, before and with Python."""
     page = offline_page
     page.goto(f"{site_url}/index.html?preset=forgotten-key&tick=13")
-    outside = page.locator("#part-header .presets.outside")
-    expect(outside).to_contain_text("Outside the article")
-    expect(outside.locator("button.preset-forgotten-key")).to_have_attribute("aria-pressed", "true")
+    menu = page.locator("#part-header select.chapter-menu")
+    expect(menu.locator("optgroup")).to_have_attribute("label", "Outside the article")
+    expect(menu).to_have_value("forgotten-key")
     expect(page.locator("#part-figure .tick-caption")).to_contain_text("The feed forgets key A")
     page.locator("button.forward").click()
     expect(page.locator("#part-figure .tick-caption")).to_contain_text("the feed has forgotten it")
@@ -360,8 +365,7 @@ def test_the_undeclared_input_chapter_breaks_only_the_sixth_check_on_the_light_p
     and with Python."""
     page = offline_page
     page.goto(f"{site_url}/index.html?preset=undeclared-input&tick=5")
-    outside = page.locator("#part-header .presets.outside")
-    expect(outside.locator("button.preset-undeclared-input")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#part-header select.chapter-menu")).to_have_value("undeclared-input")
     expect(page.locator("#part-figure .tick-caption")).to_contain_text("the summary also read s2 from v1")
     page.goto(f"{site_url}/index.html?preset=undeclared-input&tick=10")
     caption = page.locator("#part-figure .tick-caption")
@@ -398,9 +402,7 @@ def test_a_chapter_outside_the_article_says_its_key_ticks_on_the_light_page(offl
     page = offline_page
     (first, said), (breaking, why, badge) = OUTSIDE_KEY_TICKS[preset]
     page.goto(f"{site_url}/index.html?preset={preset}&tick={first}")
-    expect(page.locator(f"#part-header .presets.outside button.preset-{preset}")).to_have_attribute(
-        "aria-pressed", "true"
-    )
+    expect(page.locator("#part-header select.chapter-menu")).to_have_value(preset)
     caption = page.locator("#part-figure .tick-caption")
     expect(caption).to_contain_text(said)
     page.goto(f"{site_url}/index.html?preset={preset}&tick={breaking}")
@@ -666,14 +668,14 @@ def test_a_row_name_clicked_twice_at_one_spot_on_the_light_page_flips_one_switch
     page.set_viewport_size({"width": 700, "height": 900})
     page.goto(f"{site_url}/embed.html?preset=main&tick=8")
     expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
-    expect(page.locator("#part-figure .legend-note")).to_contain_text("is a switch")
+    expect(page.locator("#part-legend .legend-note")).to_contain_text("is a switch")
     row = page.locator("#part-figure g.row-switch[data-key='row-stores']")
     row.scroll_into_view_if_needed()
     box = row.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.click(x, y)
     expect(page).to_have_url(re.compile("fencing=off"), timeout=20000)
-    expect(page.locator("#part-figure .before-after")).to_contain_text("The runs part at t8")
+    expect(page.locator("#part-lead .lead")).to_contain_text("The runs part at t8")
     page.wait_for_timeout(1600)
     page.mouse.click(x, y)
     expect(page).not_to_have_url(re.compile("fencing=off"), timeout=20000)

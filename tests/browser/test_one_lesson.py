@@ -1,0 +1,213 @@
+"""One lesson per screen (issue 44), measured in Chromium on the served app and on the light page: how
+many controls the first screen holds, that what a switch changed is one sentence and the one diagram on
+the first screen, that a row's name clicked again and again stays under the pointer, that stepping moves
+neither the player nor the diagram, that a waiting tour question shows nothing of later ticks, and that a
+key moment's mark is a finger's target on a phone."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import ARTIFACTS
+from tests.site.conftest import site, site_url  # noqa: F401  (the light page is the built site's)
+
+pytestmark = pytest.mark.browser
+
+#: The controls (buttons, links, menus, inputs, tabs, sliders, summaries) a reader can see on the first
+#: screen, through Panel's shadow roots: their words, so a failure names them.
+FIRST_SCREEN_CONTROLS = """() => {
+  const seen = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll(
+        "button, a[href], input, select, textarea, summary, [role=button], [role=tab], [role=slider]")) {
+      const box = el.getBoundingClientRect(), style = getComputedStyle(el);
+      if (box.width > 0 && box.height > 0 && box.top < innerHeight && box.bottom > 0
+          && style.visibility !== "hidden" && !el.closest("[hidden], [aria-hidden=true]")) {
+        const words = el.getAttribute("aria-label") || el.textContent || el.value || el.tagName;
+        seen.push(words.trim().slice(0, 24));
+      }
+    }
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return seen;
+}"""
+
+#: The first element a selector finds, through Panel's shadow roots.
+FIND = """(selector) => {
+  const walk = (root) => {
+    const found = root.querySelector(selector);
+    if (found) return found;
+    for (const el of root.querySelectorAll("*")) {
+      const inner = el.shadowRoot && walk(el.shadowRoot);
+      if (inner) return inner;
+    }
+    return null;
+  };
+  return walk(document);
+}"""
+
+#: Where a thing is (its box), through the shadow roots; null if there is none.
+BOX = f"""(selector) => {{
+  const el = ({FIND})(selector);
+  if (!el) return null;
+  const b = el.getBoundingClientRect();
+  return {{ top: b.top, bottom: b.bottom, left: b.left, right: b.right, width: b.width, height: b.height }};
+}}"""
+
+#: How many space-time diagrams the page draws (the run before a switch is a layer of the one).
+COUNT_DIAGRAMS = """() => {
+  let n = 0;
+  const walk = (root) => {
+    n += root.querySelectorAll('svg.diagram[role="img"]').length;
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return n;
+}"""
+
+STORES = "g.row-switch[data-key='row-stores']"
+
+
+class Served:
+    name, budget = "served", 30
+
+    def __init__(self, page, base_url):
+        self.page, self.base_url = page, base_url
+
+    def open(self, query: str) -> None:
+        self.page.goto(self.base_url + query)
+        self.page.locator(".tick-now").wait_for(timeout=60000)
+        self.page.wait_for_timeout(800)
+
+    def wait_tick(self, tick: int) -> None:
+        expect(self.page.locator(".tick-now")).to_have_text(f"t{tick}", timeout=15000)
+
+
+class Light(Served):
+    name, budget = "light", 25
+
+    def open(self, query: str) -> None:
+        self.page.goto(f"{self.base_url}/index.html{query}")
+        self.page.locator("#light:not(.pending) .tick-now").wait_for(timeout=60000)
+        self.page.wait_for_timeout(300)
+
+
+@pytest.fixture(params=["served", "light"])
+def reader(request, page):
+    page.set_default_timeout(20000)
+    if request.param == "served":
+        return Served(page, request.getfixturevalue("explainer_url"))
+    return Light(page, request.getfixturevalue("site_url"))
+
+
+def box(page, selector: str) -> dict | None:
+    return page.evaluate(BOX, selector)
+
+
+def click(page, selector: str) -> None:
+    target = box(page, selector)
+    page.mouse.click(target["left"] + 20, target["top"] + 8)
+
+
+def test_the_first_screen_holds_the_lesson_within_the_control_budget(reader):
+    page = reader.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    reader.open("?preset=main&tick=3")
+    controls = page.evaluate(FIRST_SCREEN_CONTROLS)
+    assert len(controls) <= reader.budget, controls
+    for part in (".chapter-menu", ".player", ".lead", ".tick-caption", 'svg.diagram[role="img"]'):
+        where = box(page, part)
+        assert where is not None and where["top"] < 800, part
+    # Every column of the main chapter in view: the strip does not scroll sideways at 1280.
+    strip = page.evaluate(f"(s => [s.scrollWidth, s.clientWidth])(({FIND})('.diagram-scroll'))")
+    assert strip[0] <= strip[1] + 1, strip
+    assert box(page, ".diagram-figure")["bottom"] <= 800
+
+
+def test_what_a_switch_changed_is_one_sentence_and_the_one_diagram_on_the_first_screen(reader):
+    page = reader.page
+    shots = {}
+    for width, height in ((1280, 800), (390, 844), (1280, 720), (1920, 1080)):
+        page.set_viewport_size({"width": width, "height": height})
+        reader.open("?preset=main&tick=3")
+        shots[f"{reader.name}-main-t3-{width}x{height}-before.png"] = None
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"one-lesson-{reader.name}-main-t3-{width}x{height}-before.png"))
+        click(page, STORES)
+        lead = page.locator(".lead", has_text="You changed fencing from on to off")
+        expect(lead).to_contain_text("The runs part at t8", timeout=30000)
+        page.wait_for_timeout(600)
+        page.screenshot(path=str(ARTIFACTS / f"one-lesson-{reader.name}-main-t3-{width}x{height}-after.png"))
+        if width == 1280 and height == 800:
+            assert box(page, ".lead")["bottom"] <= 800
+            parts = box(page, "svg.diagram .parts-line")
+            assert parts is not None and parts["left"] < 1280 and parts["top"] < 800  # t8 marked, in view
+            # One diagram: no drawing of the run before under it.
+            assert page.evaluate(COUNT_DIAGRAMS) == 1
+        # Back to every protection on for the next size.
+        click(page, STORES)
+        expect(page.locator(".lead", has_text="fencing from off to on")).to_be_visible(timeout=30000)
+
+
+def test_a_row_name_clicked_again_and_again_stays_under_the_pointer(reader):
+    page = reader.page
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        for row in ("row-stores", "row-journal", "row-controller"):
+            reader.open("?preset=main&tick=8")
+            name = f"g.row-switch[data-key='{row}']"
+            start = box(page, name)
+            x, y = start["left"] + 20, start["top"] + 8
+            values = []
+            for _ in range(4):
+                page.mouse.click(x, y)
+                page.wait_for_timeout(900)
+                now = box(page, name)
+                assert abs(now["top"] - start["top"]) <= 2, (row, width, now, start)
+                values.append(page.evaluate(f"(s) => ({FIND})(s).dataset.value", name))
+            # The row cycles the article's values only: it comes back to where it started.
+            assert "checkpoints=none" not in values and len(set(values)) >= 2, values
+
+
+def test_stepping_moves_neither_the_player_nor_the_diagram(reader):
+    page = reader.page
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        for preset in ("main", "stale-owner", "all-off"):
+            reader.open(f"?preset={preset}&tick=0")
+            end = int(page.evaluate(f"() => ({FIND})('input[type=range][data-action=go]').max"))
+            places = set()
+            for tick in range(end + 1):
+                if tick:
+                    page.keyboard.press("ArrowRight")
+                    reader.wait_tick(tick)
+                player, drawing = box(page, ".player"), box(page, ".diagram-rows")
+                places.add((round(player["top"] / 2), round(drawing["top"] / 2)))
+            assert len(places) == 1, (preset, width, places)
+
+
+def test_a_waiting_tour_question_shows_nothing_of_later_ticks(reader):
+    page = reader.page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    reader.open("?tour=2")
+    tick = int(page.locator(".tick-now").first.inner_text().removeprefix("t"))
+    marks = page.evaluate(f"[...(({FIND})('.moment-marks')).children].map((m) => Number(m.dataset.value))")
+    assert marks and max(marks) <= tick, (tick, marks)
+    assert box(page, ".tour-step") is not None and box(page, ".tour-answers")["bottom"] <= 800
+
+
+def test_every_key_moment_is_a_fingers_target_on_a_phone(reader):
+    page = reader.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    reader.open("?preset=main&tick=0")
+    marks = page.evaluate(
+        f"""() => [...(({FIND})('.moment-marks')).querySelectorAll('.moment-mark')].map((m) => {{
+          const b = m.getBoundingClientRect(); return [b.left, b.right, b.width, b.height]; }})"""
+    )
+    assert len(marks) == 9
+    for _, _, width, height in marks:
+        assert width >= 24 and height >= 24, marks
+    for (_, right, *_), (left, *_) in zip(marks, marks[1:], strict=False):
+        assert left >= right - 0.5, marks  # no two targets overlap
