@@ -123,9 +123,11 @@ def player_html(
             f'<button type="button" class="{css}" data-action="{action}" data-key="{action}">'
             f'<span aria-hidden="true">{icon}</span> {word}</button>'
         )
+    # The buttons and the scrubber on one line where it fits: the diagram needs the height.
     return (
-        f'<div class="player">{"".join(buttons)}</div>'
+        f'<div class="player-row"><div class="player">{"".join(buttons)}</div>'
         + playbar_html(tick, end, speed, speeds, moments)
+        + "</div>"
         + (KEYS_LINE if keys else "")
     )
 

@@ -247,8 +247,9 @@ def test_four_figure_embeds_fit_their_frames_at_once_and_move_together(page, exp
     page.evaluate("() => window.scrollTo(0, 0)")
     frames = [f for f in page.frames if f.parent_frame is not None]
     diagram = next(f for f in frames if "view=timeline" in f.url)
-    for _ in range(3):
+    for n in (1, 2, 3):  # a reader's clicks, each once the one before has been drawn
         diagram.locator("button.forward").click()
+        expect(diagram.locator(".tick-now")).to_have_text([f"t{n}"], timeout=20000)
     for frame in frames:  # one player each, all at t3
         expect(frame.locator(".tick-now")).to_have_text(["t3"], timeout=20000)
     # Ticks told faster than Python answers: each frame follows all of them and tells none back (an echo
@@ -444,7 +445,7 @@ def test_the_embed_fits_its_host_and_resizes_it(page, explainer_url):
     page.set_viewport_size({"width": 760, "height": 1000})
     page.goto(host + "?width=700&src=" + urllib.parse.quote("/explainer?embed=1&preset=superseded"))
     frame = page.frame_locator("#explainer")
-    expect(frame.locator(".preset-text")).to_contain_text("Accepted, then superseded")
+    expect(frame.locator(".lead")).to_contain_text("Accepted, then superseded")
     expect(frame.locator("h1")).to_have_count(1)
     page.wait_for_function("() => got.some(m => m.type === 'durable-work-explainer:height')", timeout=60000)
     page.wait_for_timeout(1500)
@@ -453,13 +454,13 @@ def test_the_embed_fits_its_host_and_resizes_it(page, explainer_url):
     # tick, so the frame keeps its height from the first tick to the last (issue 35).
     assert 500 < closed <= 1150, closed
     told = "() => got.filter(m => m.type === 'durable-work-explainer:height').at(-1).height"
-    frame.locator("button.last").click()
     end = run(Switches.from_mapping(PRESETS["superseded"])).end_tick
+    frame.locator("input[type=range][data-action=go]").fill(str(end))  # the scrubber's end
     expect(frame.locator(".tick-now")).to_have_text(f"t{end}")
     expect(frame.locator("details.outcome-end")).to_be_visible()  # the ending, folded: one line
     page.wait_for_timeout(1500)
     assert abs(page.evaluate(told) - closed) <= 2, (closed, page.evaluate(told))
-    frame.locator("button.first").click()
+    frame.locator("input[type=range][data-action=go]").fill("0")
     expect(frame.locator(".tick-now")).to_have_text("t0")
     frame.get_by_text("Switches", exact=True).click()
     page.wait_for_function(
