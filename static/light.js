@@ -121,7 +121,10 @@ async function open(name, link, tick = null) {
   const response = await fetch(new URL(`light/${name}.json`, base));
   if (!response.ok) throw new Error(`no pre-render for ${name}`);
   const data = await response.json();
-  prerender = { link: link + pageFlags(), data, done: [], chosen: "", verdict: null };
+  // The tick the link (or a chapter's opening) asked for is where the reader is: Python, taking over
+  // from a reader who clicked before it was ready, starts there too.
+  const done = tick ? [["go", String(tick), ""]] : [];
+  prerender = { link: link + pageFlags(), data, done, chosen: "", verdict: null };
   paint(frame(tick ?? data.start));
 }
 
@@ -201,6 +204,20 @@ function wait(entry) {
 
 // --- the reader's clicks and keys --------------------------------------------------------------------
 
+// A row's name clicked stays under the pointer when the page is redrawn: now, and again when Python
+// paints what waited for it (seconds later, on a click made before Python was ready).
+let held = null; // {key, top} of a row switch clicked while Python was loading
+function hold(target) {
+  holdStill(root, target);
+  if (!python) held = { key: target.dataset.key, top: target.getBoundingClientRect().top };
+}
+function holdAgain() {
+  if (!held) return;
+  const again = root.querySelector(`[data-key="${CSS.escape(held.key)}"]`);
+  if (again) holdStill(root, again, held.top);
+  held = null;
+}
+
 // Clicks and keys, from any part: the renderers mark what can be done with data-action / data-value.
 root.addEventListener("click", (event) => {
   if (event.target.closest(".copy-embed")) {
@@ -210,7 +227,7 @@ root.addEventListener("click", (event) => {
   const target = event.target.closest("[data-action]");
   if (!target || target.matches("input[type=range], select")) return;
   if (!target.matches("input")) event.preventDefault(); // a radio (a tour answer) shows its choice at once
-  if (target.matches(".row-switch")) holdStill(root, target);
+  if (target.matches(".row-switch")) hold(target);
   act(target.dataset.action, target.dataset.value || "", partOf(target));
 });
 const partOf = (element) => (element.closest(".part")?.id || "").replace(/^part-/, "");
@@ -218,7 +235,7 @@ root.addEventListener("keydown", (event) => {
   const target = event.target.closest("[role=button][data-action]");
   if (target && (event.key === "Enter" || event.key === " ")) {
     event.preventDefault();
-    if (target.matches(".row-switch")) holdStill(root, target);
+    if (target.matches(".row-switch")) hold(target);
     act(target.dataset.action, target.dataset.value || "", partOf(target));
   }
 });
@@ -326,6 +343,7 @@ const started = () => {
       if (newer === null) paint(first);
       else act("go", newer, "", { own: false, at: movedAt });
       for (const [action, value, part] of pending.splice(0)) act(action, value, part);
+      holdAgain(); // measured from the paint before this one: the waiting actions are painted after it
       root.dataset.queued = "0";
       root.dataset.python = "ready";
       if (!status.classList.contains("group")) say("");

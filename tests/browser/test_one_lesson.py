@@ -1,14 +1,15 @@
 """One lesson per screen (issue 44), measured in Chromium on the served app and on the light page: how
-many controls the first screen holds and that the lesson is on it, that a waiting tour question shows
-nothing of later ticks, and that a key moment's mark is a finger's target on a phone. (What a switch
-changed, a row under the pointer and stepping that moves nothing are measured on the page model in
-tests/app/test_before_after.py and by test_switch_changes.py here.)"""
+many controls the first screen holds, that what a switch changed is one sentence and the one diagram on
+the first screen, that a row's name clicked again and again stays under the pointer, that stepping moves
+neither the player nor the diagram, that a waiting tour question shows nothing of later ticks, and that a
+key moment's mark is a finger's target on a phone."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import ARTIFACTS
 from tests.site.conftest import site, site_url  # noqa: F401  (the light page is the built site's)
 
 pytestmark = pytest.mark.browser
@@ -56,6 +57,20 @@ BOX = f"""(selector) => {{
 }}"""
 
 
+#: How many space-time diagrams the page draws (the run before a switch is a layer of the one).
+COUNT_DIAGRAMS = """() => {
+  let n = 0;
+  const walk = (root) => {
+    n += root.querySelectorAll('svg.diagram[role="img"]').length;
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return n;
+}"""
+
+STORES = "g.row-switch[data-key='row-stores']"
+
+
 class Served:
     name, budget = "served", 30
 
@@ -92,6 +107,18 @@ def box(page, selector: str) -> dict | None:
     return page.evaluate(BOX, selector)
 
 
+def into_view(page, selector: str) -> dict:
+    """Scroll a thing into view (not at all if it is), as a reader does before clicking it; its box then."""
+    page.evaluate(f"(s) => ({FIND})(s).scrollIntoView({{block: 'nearest'}})", selector)
+    page.wait_for_timeout(200)
+    return box(page, selector)
+
+
+def click(page, selector: str) -> None:
+    target = into_view(page, selector)
+    page.mouse.click(target["left"] + 20, target["top"] + 8)
+
+
 def test_the_first_screen_holds_the_lesson_within_the_control_budget(reader):
     page = reader.page
     page.set_viewport_size({"width": 1280, "height": 800})
@@ -105,6 +132,66 @@ def test_the_first_screen_holds_the_lesson_within_the_control_budget(reader):
     strip = page.evaluate(f"(s => [s.scrollWidth, s.clientWidth])(({FIND})('.diagram-scroll'))")
     assert strip[0] <= strip[1] + 1, strip
     assert box(page, ".diagram-figure")["bottom"] <= 800
+
+
+def test_what_a_switch_changed_is_one_sentence_and_the_one_diagram_on_the_first_screen(reader):
+    page = reader.page
+    for width, height in ((1280, 800), (390, 844), (1280, 720), (1920, 1080)):
+        page.set_viewport_size({"width": width, "height": height})
+        reader.open("?preset=main&tick=3")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"one-lesson-{reader.name}-main-t3-{width}x{height}-before.png"))
+        click(page, STORES)
+        lead = page.locator(".lead", has_text="You changed fencing from on to off")
+        expect(lead).to_contain_text("The runs part at t8", timeout=30000)
+        page.wait_for_timeout(600)
+        page.screenshot(path=str(ARTIFACTS / f"one-lesson-{reader.name}-main-t3-{width}x{height}-after.png"))
+        if width == 1280 and height == 800:
+            assert box(page, ".lead")["bottom"] <= 800
+            parts = box(page, "svg.diagram .parts-line")
+            assert parts is not None and parts["left"] < 1280 and parts["top"] < 800  # t8 marked, in view
+            # One diagram: no drawing of the run before under it.
+            assert page.evaluate(COUNT_DIAGRAMS) == 1
+        # Back to every protection on for the next size.
+        click(page, STORES)
+        expect(page.locator(".lead", has_text="fencing from off to on")).to_be_visible(timeout=30000)
+
+
+def test_a_row_name_clicked_again_and_again_stays_under_the_pointer(reader):
+    page = reader.page
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        for row in ("row-stores", "row-journal", "row-controller"):
+            reader.open("?preset=main&tick=8")
+            name = f"g.row-switch[data-key='{row}']"
+            start = into_view(page, name)
+            x, y = start["left"] + 20, start["top"] + 8
+            values = []
+            for _ in range(4):
+                page.mouse.click(x, y)
+                page.wait_for_timeout(900)
+                now = box(page, name)
+                assert abs(now["top"] - start["top"]) <= 2, (row, width, now, start)
+                values.append(page.evaluate(f"(s) => ({FIND})(s).dataset.value", name))
+            # The row cycles the article's values only: it comes back to where it started.
+            assert "checkpoints=none" not in values and len(set(values)) >= 2, values
+
+
+def test_stepping_moves_neither_the_player_nor_the_diagram(reader):
+    page = reader.page
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        for preset in ("main", "stale-owner", "all-off"):
+            reader.open(f"?preset={preset}&tick=0")
+            end = int(page.evaluate(f"() => ({FIND})('input[type=range][data-action=go]').max"))
+            places = set()
+            for tick in range(end + 1):
+                if tick:
+                    page.keyboard.press("ArrowRight")
+                    reader.wait_tick(tick)
+                player, drawing = box(page, ".player"), box(page, ".diagram-rows")
+                places.add((round(player["top"] / 2), round(drawing["top"] / 2)))
+            assert len(places) == 1, (preset, width, places)
 
 
 def test_a_waiting_tour_question_shows_nothing_of_later_ticks(reader):

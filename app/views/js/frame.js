@@ -39,10 +39,9 @@ function wholeColumns(strip, wanted, room) {
 // A row's name in the diagram is a switch: while the page redraws after a click on one (the run, the
 // captions, the comparison under it), the same row stays where the pointer is, so a second click at the
 // same spot flips the same switch back. For a second and a half, or until the reader scrolls.
-export function holdStill(root, element) {
+export function holdStill(root, element, top = element.getBoundingClientRect().top) {
   const key = element.dataset.key;
   if (!key) return;
-  const top = element.getBoundingClientRect().top;
   const until = performance.now() + 1500;
   let stopped = false;
   const stop = () => { stopped = true; };
