@@ -109,9 +109,12 @@ class BuildLock:
         raise BuildError(f"could not take the build lock {self.path}")
 
     def _holder(self) -> int | None:
-        """The process named in the lock if it is still running."""
+        """The process named in the lock if it is still running. An empty or garbled lock names none: 0
+        or a negative number would make ``os.kill`` ask about a process group, which always answers."""
         try:
             pid = int(self.path.read_text().strip() or "0")
+            if pid <= 0:
+                return None
             os.kill(pid, 0)
         except (OSError, ValueError):
             return None

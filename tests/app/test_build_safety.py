@@ -92,6 +92,18 @@ def test_a_lock_left_by_a_build_that_died_is_taken_over(tmp_path, quick_steps):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
 
 
+@pytest.mark.parametrize(
+    "left", ["", "0\n", "-1\n", "not a pid\n"], ids=["empty", "zero", "negative", "garbled"]
+)
+def test_an_empty_or_garbled_lock_is_taken_over(tmp_path, quick_steps, left):
+    """A lock that names no process (a build killed between creating it and writing its pid) is taken
+    over: 0 or a negative number must not be read as a process group that is always there."""
+    out = old_site(tmp_path)
+    (tmp_path / ".site.lock").write_text(left)
+    sitebuild.build(out, skip_app=True)
+    assert (out / "index.html").read_text() == "new site"
+
+
 def test_the_lock_is_released_when_the_build_fails(tmp_path):
     out = tmp_path / "site"
     with pytest.raises(RuntimeError), BuildLock(out):
