@@ -27,10 +27,9 @@ def _cell(value, names: dict[str, str] | None = None) -> str:
     if isinstance(value, bool):
         return f"<td>{'yes' if value else 'no'}</td>"
     values = value if isinstance(value, list) else [value]
+    # A hash is named by its letters ("A", "s2 from v1"); no hover text gives the hash itself back.
     named = [names.get(v, str(v)) if isinstance(v, str) else str(v) for v in values]
-    hashes = [v for v in values if isinstance(v, str) and v in names and names[v] != v]
-    title = f' title="{escape(", ".join(hashes))}"' if hashes else ""
-    return f"<td{title}>{escape(', '.join(named))}</td>"
+    return f"<td>{escape(', '.join(named))}</td>"
 
 
 # The columns each record table shows, in order: (heading, how to get it from the record's dict).
