@@ -15,6 +15,18 @@ else:
     # Panel pages answer over a websocket; on a busy two-core CI machine 5 s is too tight a default.
     expect.set_options(timeout=15_000)
 
+# Hypothesis derandomized and with no example database: the same examples every run, on every machine,
+# so a run passes or fails by the code alone and no example stored by an earlier run can fail a clean
+# one. HYPOTHESIS_PROFILE=explore searches afresh (and remembers what it finds) while working.
+try:
+    from hypothesis import settings
+except ImportError:
+    pass
+else:
+    settings.register_profile("ci", derandomize=True, database=None)
+    settings.register_profile("explore", derandomize=False)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ARTIFACTS = ROOT / "test-artifacts"

@@ -184,7 +184,7 @@ def items_of(
         if kind in MINOR_KINDS or (kind == "write" and event["actor"] == "acceptances"):
             continue  # bookkeeping; an acceptance's record is said by the verdict itself
         mark = MARK_OF_KIND.get(kind, "work")
-        if to == event["lane"]:
+        if to == event["lane"] or kind not in SEND:  # a kind the model never sends (a trace from elsewhere)
             items.append(Item(to, mark, words(kind, event, keys)))
             continue
         n = len(messages)
@@ -240,12 +240,15 @@ def journal_items(frame: dict, lost_at: int | None = None) -> list[Item]:
         if planner is not None:
             if record["step"] in restored:
                 by_name = restored[record["step"]] == "step name"
-                line += " " + said["journal restored by name" if by_name else "journal restored"]
+                verdict = said["journal restored by name" if by_name else "journal restored"]
             elif pin and pin not in versions:
-                line += " " + said["journal changed"]
+                verdict = said["journal changed"]
             else:
-                line += " " + said["journal redone"]
-        lines.append(line.format(pin=pin))
+                verdict = said["journal redone"]
+            # Only the section's own braces are filled: the record's words (from the trace) are not
+            # formatted a second time, whatever they hold.
+            line += " " + verdict.format(pin=pin)
+        lines.append(line)
     if planner is None:  # two to a line where they fit: the row stays short where it only holds
         packed: list[str] = []
         for line in lines:

@@ -99,3 +99,35 @@ def test_a_key_given_twice_or_unknown_at_the_top_is_refused_by_name():
         else:
             raise AssertionError(f"accepted: {words}")
     assert load_trace(text)["end_tick"] == BASES[0]["end_tick"]
+
+
+def mutated(which: int, place: tuple, value) -> dict:
+    trace = json.loads(dumps(BASES[which]))
+    parent = trace
+    for key in place[:-1]:
+        parent = parent[key]
+    parent[place[-1]] = value
+    return trace
+
+
+def test_braces_in_a_trace_s_words_are_drawn_as_they_are():
+    """A journal record's step or version holding braces ("{", "{x}") is drawn, not formatted a second
+    time (which raised ValueError or KeyError: issue 45)."""
+    for value in ("{", "{x}", "}{"):
+        for place in (("ticks", 5, "records", "journal", 0, "part", "computed_from", 0),
+                      ("ticks", 5, "records", "journal", 0, "step")):  # fmt: skip
+            trace = load_trace(json.dumps(mutated(0, place, value)))
+            draw_everything(trace)
+            assert value in diagram_html(trace, 5)
+
+
+def test_an_event_of_a_kind_the_model_never_makes_is_drawn_by_its_label():
+    """A store's answer of an unknown kind (``SEND[kind]`` raised KeyError: issue 45) is drawn on its own
+    row, by its label."""
+    trace = json.loads(dumps(BASES[0]))
+    frame = next(f for f in trace["ticks"] if any(e["kind"] == "write" for e in f["events"]))
+    event = next(e for e in frame["events"] if e["kind"] == "write")
+    event["kind"], event["label"] = "write-bogus", "something new"
+    loaded = load_trace(json.dumps(trace))
+    draw_everything(loaded)
+    assert "something new" in diagram_html(loaded, frame["tick"])
