@@ -726,3 +726,33 @@ def test_the_light_embed_keeps_its_height_from_the_first_tick_to_the_last(offlin
     press(page, "first")
     page.wait_for_timeout(500)
     assert abs(page.evaluate(height) - last) <= 2
+
+
+def readme_heights() -> list[tuple[str, int, int]]:
+    """The README's table of frame heights at 700 px: (query, lowest, highest)."""
+    rows = re.findall(
+        r"^\| `embed\.html\?([^`]+)` \| (\d+)(?: to (\d+))? px \|$", (ROOT / "README.md").read_text(), re.M
+    )
+    return [(query, int(low), int(high or low)) for query, low, high in rows]
+
+
+@pytest.mark.browser
+def test_every_frame_is_as_tall_as_the_readme_says_at_every_tick(offline_page, site_url):
+    """Each row of the README's table of heights, measured at 700 px over every tick of the frame's run
+    (from the pre-render, as an article's reader first sees it): within 3 px of what the table says."""
+    rows = readme_heights()
+    assert len(rows) >= 7, rows
+    page = offline_page
+    page.set_viewport_size({"width": 700, "height": 900})
+    height = "Math.ceil(document.querySelector('#light').getBoundingClientRect().height)"
+    for query, low, high in rows:
+        page.goto(f"{site_url}/embed.html?{query}")
+        expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=5000)
+        end = int(page.locator("input[type=range][data-action=go]").first.get_attribute("max"))
+        seen = []
+        for tick in range(end + 1):
+            if tick:
+                page.locator("button.forward").first.click()
+                expect(page.locator("#light")).to_have_attribute("data-tick", str(tick))
+            seen.append(page.evaluate(height))
+        assert low - 3 <= min(seen) and max(seen) <= high + 3, (query, low, high, seen)
