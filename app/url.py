@@ -129,8 +129,9 @@ URL_FLAGS: tuple[UrlFlag, ...] = (
 _FLAG = {f.key: f for f in URL_FLAGS}
 #: Every param a link can set: what the served page watches to keep its address in step.
 URL_PARAMS: tuple[str, ...] = (*ALL_SETTINGS, *SCHEDULE_IDS, *(f.attr for f in URL_FLAGS))
-#: The flags a page keeps in its own address whatever Python writes (its layout in the article).
-PAGE_FLAGS = ("embed", "view", "group")
+#: The flags a page keeps in its own address whatever Python writes (its layout in the article, or on a
+#: projector).
+PAGE_FLAGS = ("embed", "view", "group", "present")
 #: What a key does where no control has the focus (the served app's shortcuts and the light page).
 KEYS = {" ": "toggle", "ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last"}
 

@@ -756,3 +756,23 @@ def test_every_frame_is_as_tall_as_the_readme_says_at_every_tick(offline_page, s
                 expect(page.locator("#light")).to_have_attribute("data-tick", str(tick))
             seen.append(page.evaluate(height))
         assert low - 3 <= min(seen) and max(seen) <= high + 3, (query, low, high, seen)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_present_1_on_the_light_page_fits_a_projector(offline_page, site_url, width, height):
+    """``?present=1`` is the light page's presenter layout too (it was ignored): large type, and the whole
+    diagram, every row and the tick axis, on one screen of a projector."""
+    page = offline_page
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{site_url}/index.html?present=1&preset=main&tick=8")
+    expect(page.locator("#light")).to_have_class(re.compile(r"\bpresent\b"))
+    expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=5000)
+    assert float(page.evaluate("getComputedStyle(document.documentElement).fontSize")[:-2]) >= 18
+    axis = page.locator("#part-figure svg.diagram text.tick").last.bounding_box()
+    names = page.locator("#part-figure svg.diagram-names").bounding_box()
+    assert names["y"] >= 0 and names["y"] + names["height"] <= height, names
+    assert axis["y"] + axis["height"] <= height, axis
+    assert "present=1" in page.url
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"light-present-{width}x{height}.png"))
