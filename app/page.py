@@ -34,6 +34,11 @@ class PageModel(param.Parameterized):
     revealed = param.Boolean(default=False, doc="The reader asked to see the ending before the last tick.")
     explanation = param.String(default="", doc="What the badge the reader activated says (HTML).")
     advanced_open = param.Boolean(default=False, doc="Whether the advanced settings are shown.")
+    waiting = param.Boolean(
+        default=False,
+        doc="A tour question waits for its answer: the parts that would tell what comes after the tick "
+        "(the scrubber's marks) redraw when it is asked and when it is answered.",
+    )
     steady = param.Boolean(
         default=False,
         doc="Keep the height the whole run needs at every tick: the longest caption's, the tallest tick's, "
@@ -51,8 +56,12 @@ class PageModel(param.Parameterized):
         self._compared: tuple = (None, None, None)  # (before, trace, their comparison), by identity
         self.tour = TourCard(self.state)
         # Registered before any view's watcher, so a view redraws a tour step already begun.
-        self.state.param.watch(lambda event: self.tour.new_step(), ["tour"])
+        self.state.param.watch(lambda event: self._new_step(), ["tour"])
         self.state.param.watch(self._forget, ["trace"])
+
+    def _new_step(self) -> None:
+        self.tour.new_step()
+        self.waiting = self.question_waits
 
     def _forget(self, *events) -> None:
         """Another run: its ending is not revealed, and no badge has been asked about."""
@@ -67,6 +76,7 @@ class PageModel(param.Parameterized):
         s = self.state
         if part == "tour":
             self.tour.act(action, value)
+            self.waiting = self.question_waits
         elif action == "preset":
             if value in PRESETS:
                 s.apply_preset(value)

@@ -238,16 +238,7 @@ def journal_items(frame: dict, lost_at: int | None = None) -> list[Item]:
         known = known if record.get("input_hash") else f"({known})"
         line = said["journal record"].format(step=record["step"], versions=known, token=record["token"])
         if planner is not None:
-            if record["step"] in restored:
-                by_name = restored[record["step"]] == "step name"
-                verdict = said["journal restored by name" if by_name else "journal restored"]
-            elif pin and pin not in versions:
-                verdict = said["journal changed"]
-            else:
-                verdict = said["journal redone"]
-            # Only the section's own braces are filled: the record's words (from the trace) are not
-            # formatted a second time, whatever they hold.
-            line += " " + verdict.format(pin=pin)
+            line += " " + _reuse_words(said, restored.get(record["step"]), pin, versions)
         lines.append(line)
     if planner is None:  # two to a line where they fit: the row stays short where it only holds
         packed: list[str] = []
@@ -258,6 +249,16 @@ def journal_items(frame: dict, lost_at: int | None = None) -> list[Item]:
                 packed.append(line)
         lines = packed
     return [Item(JOURNAL, "saved", line) for line in lines]
+
+
+def _reuse_words(said: dict[str, str], restored_by: str | None, pin: str, versions: list[str]) -> str:
+    """Why a planning successor reuses a step's record or redoes it. Only the section's own braces are
+    filled: the record's words (from the trace) are never formatted a second time, whatever they hold."""
+    if restored_by is not None:
+        return said["journal restored by name" if restored_by == "step name" else "journal restored"].format(
+            pin=pin
+        )
+    return said["journal changed" if pin and pin not in versions else "journal redone"].format(pin=pin)
 
 
 def lane_name(lane: str, frame: dict) -> tuple[str, str]:

@@ -76,6 +76,7 @@ class Player(PageView):
         self.param.watch(self._redraw, ["badges_always", "keys", "figure"])
         self._callback = None
         self.state.param.watch(self._redraw, ["tick", "trace", "playing", "speed", "before", "pause"])
+        self.page.param.watch(self._redraw, ["waiting"])  # the marks after the tick, hidden or shown
         self.state.param.watch(self._pace, ["playing", "speed", "tick", "pause"])
         self._redraw()
 

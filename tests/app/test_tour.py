@@ -108,3 +108,22 @@ def test_a_bad_step_is_a_notice_naming_the_allowed_ones():
     state = ReaderState()
     (notice,) = state.apply_query("?tour=0")
     assert f"from 1 to {len(STEPS)}" in notice and state.tour == 0
+
+
+def test_the_scrubber_hides_later_moments_until_the_question_is_answered():
+    """While a step's question waits, the player's marks stop at the tick on show; the answer shows them
+    all, and the served player is told to redraw (``waiting`` changes) even when the tick does not."""
+    from app.page import PageModel
+
+    page = PageModel()
+    page.state.apply_query("?tour=2")
+    tick = page.state.tick
+    assert page.waiting and page.moments() and max(t for t, *_ in page.moments()) <= tick
+    seen = []
+    page.param.watch(lambda event: seen.append(event.new), ["waiting"])
+    page.act("answer", "0", "tour")
+    page.act("check", "", "tour")
+    assert seen == [False] and not page.waiting
+    assert max(t for t, *_ in page.moments()) > page.state.tick
+    page.act("next", "", "tour")
+    assert page.waiting and max(t for t, *_ in page.moments()) <= page.state.tick

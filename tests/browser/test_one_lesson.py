@@ -202,6 +202,16 @@ def test_a_waiting_tour_question_shows_nothing_of_later_ticks(reader):
     marks = page.evaluate(f"[...(({FIND})('.moment-marks')).children].map((m) => Number(m.dataset.value))")
     assert marks and max(marks) <= tick, (tick, marks)
     assert box(page, ".tour-step") is not None and box(page, ".tour-answers")["bottom"] <= 800
+    # Answered: the tour steps to the asked tick, whose diagram stays where it was, on the first screen,
+    # with the verdict beside it; now every mark may show.
+    drawing = box(page, "svg.diagram-names")
+    page.locator("input[data-action=answer]").first.check()
+    page.get_by_role("button", name="Check my answer and show the tick").click()
+    expect(page.locator(".tour-verdict")).to_contain_text("The model's answer")
+    after = box(page, "svg.diagram-names")
+    assert abs(after["top"] - drawing["top"]) <= 2 and after["bottom"] <= 800, (drawing, after)
+    marks = page.evaluate(f"[...(({FIND})('.moment-marks')).children].map((m) => Number(m.dataset.value))")
+    assert max(marks) > int(page.locator(".tick-now").first.inner_text().removeprefix("t"))
 
 
 def test_every_key_moment_is_a_fingers_target_on_a_phone(reader):
