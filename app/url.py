@@ -148,6 +148,9 @@ def browser_table() -> dict:
         "plain": ["preset", "tick", *PAGE_FLAGS],  # a link the pre-render can show without Python
         "tour_plain": ["tour", *PAGE_FLAGS],  # a tour step's link, pre-rendered too
         "tour_steps": len(tour_steps()),
+        # Each chapter's switches as a link writes them (its values other than the defaults): a link that
+        # names exactly one chapter's is that chapter, and its pre-render is painted at once.
+        "chapter_values": {n: {k: v for k, v in vs.items() if v != DEFAULTS[k]} for n, vs in PRESETS.items()},
         "keys": KEYS,
     }
 

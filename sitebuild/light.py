@@ -61,7 +61,13 @@ def tour_frames(number: int) -> dict:
             page.act("answer", chosen, "tour")
         page.act("check", "", "tour")
         verdicts[chosen] = page.parts()["tour"]
-    return {"tour": {"step": number, "ask": step.ask, "verdicts": verdicts}, **_frames(f"?tour={number}")}
+    # Once answered, the player shows every key moment again (they are hidden while the question waits).
+    answered = []
+    for tick in range(page.state.end_tick + 1):
+        page.act("go", str(tick))
+        answered.append(page.parts()["player"])
+    tour = {"step": number, "ask": step.ask, "verdicts": verdicts, "answered": answered}
+    return {"tour": tour, **_frames(f"?tour={number}")}
 
 
 def write_light(site: Path, app_wheel: Path) -> None:

@@ -114,7 +114,10 @@ function frame(tick) {
   const { data } = prerender;
   const t = Math.max(0, Math.min(data.ticks.length - 1, tick));
   const parts = { ...data.fixed, ...data.ticks[t] };
-  if (prerender.verdict !== null) parts.tour = prerender.verdict;
+  if (prerender.verdict !== null) {
+    parts.tour = prerender.verdict;
+    parts.player = data.tour?.answered?.[t] ?? parts.player; // answered: every key moment again
+  }
   return parts;
 }
 
@@ -285,14 +288,21 @@ async function copyEmbedCode() {
 // A link that only names a chapter and a tick, or a tour step, is shown from the pre-render at once; any
 // other (a switch, a schedule) waits for Python, which reads every link the served app reads.
 const only = (allowed) => [...query.keys()].every((k) => allowed.includes(k));
-const wanted = query.get("preset") || "main";
+// A link whose switches are exactly a chapter's (the served app and Python write a chapter's run so:
+// ?change=after-acceptance&tick=12) is that chapter: its pre-render is painted at once too.
+const byValues = () => {
+  const named = [...query.keys()].filter((k) => k !== "tick" && !PAGE_FLAGS.includes(k));
+  return Object.entries(manifest.browser.chapter_values).find(([, values]) => named.length > 0
+    && named.length === Object.keys(values).length && named.every((k) => query.get(k) === values[k]))?.[0];
+};
+const wanted = query.get("preset") || byValues() || "main";
 const tourStep = Number(query.get("tour"));
 const tick = TICK.test(query.get("tick") || "") ? Number(query.get("tick")) : 0;
 try {
   if (query.has("tour") && only(manifest.browser.tour_plain) && /^\d+$/.test(query.get("tour"))
     && tourStep >= 1 && tourStep <= manifest.browser.tour_steps) {
     await open(`tour-${tourStep}`, `?tour=${tourStep}`);
-  } else if (!query.has("tour") && only(PLAIN) && manifest.chapters.includes(wanted)) {
+  } else if (!query.has("tour") && (only(PLAIN) || byValues()) && manifest.chapters.includes(wanted)) {
     await open(wanted, `?preset=${wanted}`, tick);
   } else {
     say("Loading Python in your browser to draw this link…");

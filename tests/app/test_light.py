@@ -147,6 +147,10 @@ def test_a_tour_steps_pre_render_is_its_page_at_every_tick_and_after_every_answe
             for action, value in [("answer", chosen), ("check", "")] if chosen else [("check", "")]:
                 judged.act(action, value, "tour")
             assert judged.parts()["tour"] == verdict and judged.state.tick == step.ask
+        # Once answered, the player at each tick is Python's, every key moment shown again.
+        for tick in (0, step.ask, len(frames["ticks"]) - 1):
+            judged.act("go", str(tick))
+            assert frames["tour"]["answered"][tick] == judged.parts()["player"], (number, tick)
     assert "Right." in "".join(tour_frames(2)["tour"]["verdicts"].values())
 
 

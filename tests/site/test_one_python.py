@@ -163,6 +163,9 @@ def test_the_embed_code_is_one_frame_and_the_script_that_sizes_it(site, page):
     try:
         page.goto(f"{base}/index.html?preset=superseded&tick=4")
         page.locator(".embed-code summary").click()
+        # light.js writes the code once it has painted (a module that awaits its manifest may run after
+        # the page's load event).
+        expect(page.locator(".embed-code textarea")).to_have_value(re.compile("<iframe"))
         code = page.locator(".embed-code textarea").input_value()
         frame, script = code.splitlines()
         assert frame.startswith(f'<iframe src="{base}/embed.html?') and "tick=4" in frame

@@ -776,3 +776,18 @@ def test_present_1_on_the_light_page_fits_a_projector(offline_page, site_url, wi
     assert "present=1" in page.url
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"light-present-{width}x{height}.png"))
+
+
+@pytest.mark.browser
+def test_a_link_with_a_chapter_s_switch_values_paints_its_pre_render_at_once(offline_page, site_url):
+    """``?change=after-acceptance&tick=12`` is the superseded chapter as Python writes its link: the
+    page paints that chapter's pre-render at once rather than waiting for Python to draw the link."""
+    page = offline_page
+    page.goto(f"{site_url}/index.html?change=after-acceptance&tick=12")
+    expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=3000)
+    expect(page.locator("#light")).to_have_attribute("data-tick", "12")
+    expect(page.locator("#part-lead .lead")).to_contain_text(heading_of("superseded"))
+    assert "to draw this link" not in (page.locator("#light-status").text_content() or "")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(page.locator("#light")).to_have_attribute("data-tick", "12")
+    assert page.outside_requests == []
