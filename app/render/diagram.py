@@ -13,6 +13,7 @@ Every word comes from the trace (the model's events and what they carried) and `
 
 from __future__ import annotations
 
+import json
 import math
 import textwrap
 from dataclasses import dataclass
@@ -811,6 +812,22 @@ def _section(event: dict, frame: dict, trace: dict) -> str:
     return event["kind"]
 
 
+#: The room the tallest tick of the last runs drawn needs, by what makes a run (its switches and
+#: schedule: the model is deterministic) and its length: laying out every tick is most of a redraw's cost.
+_TALLEST: dict[tuple, float] = {}
+
+
+def _tallest(trace: dict, large: bool) -> float:
+    """The room the run's tallest tick needs, so the figure keeps its height from tick to tick."""
+    made = json.dumps([trace.get("switches"), trace.get("schedule")], sort_keys=True)
+    key = (made, len(trace["ticks"]), large)
+    if key not in _TALLEST:
+        if len(_TALLEST) >= 64:
+            _TALLEST.pop(next(iter(_TALLEST)))
+        _TALLEST[key] = max(layout_of(trace, t, large=large).bottom for t in range(len(trace["ticks"]))) + 17
+    return _TALLEST[key]
+
+
 def diagram_html(
     trace: dict,
     tick: int,
@@ -841,7 +858,7 @@ def diagram_html(
             if t != tick
         )
         said = f'<div class="caption-stack">{said}{others}</div>'
-        tallest = max(layout_of(trace, t, large=large).bottom for t in range(len(trace["ticks"]))) + 17
+        tallest = _tallest(trace, large)
         drawing = f'<div class="diagram-room" style="min-height: {tallest:.0f}px">{drawing}</div>'
     return f'<figure class="diagram-figure{" large" if large else ""}">{said}{drawing}{key}</figure>'
 
