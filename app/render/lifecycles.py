@@ -74,18 +74,18 @@ def lifecycle_svg(
     animate: bool = False,
     names: dict[str, str] | None = None,
     trace: dict | None = None,
+    reserve: list[dict] | None = None,
 ) -> str:
     """One machine as Graphviz laid it out (app/lifecycles), with this frame's states and moves marked by
     CSS classes, titled with its question, and the instances in each state listed beneath as chips that
     wrap (never cut off); ``names`` are the run's hashes by name (``app.render.names.hash_names``); the
-    whole ``trace``, if given, says whether the run needs the drawing beyond the article (``_beyond``)."""
+    whole ``trace``, if given, says whether the run needs the drawing beyond the article (``_beyond``);
+    ``reserve``, the run's frames, keeps the room the longest list of chips needs."""
     names = names or {}
     name = machine["name"]
     wide = _beyond(machine, trace)
     svg = _template(name, wide)
-    by_state: dict[str, list[str]] = {}
-    for instance, state in frame["lifecycles"].get(name, {}).items():
-        by_state.setdefault(state, []).append(_instance_label(name, instance, names))
+    by_state = _by_state(name, frame, names)
     for state in by_state:
         svg = _mark(svg, f"state-{slug(state)}", "occupied")
     for move in (m for m in frame["moves"] if m["machine"] == name):
@@ -103,24 +103,47 @@ def lifecycle_svg(
         f'<desc id="lc-{name}-desc">{escape(_description(machine, frame, names))}</desc>'
     )
     svg = re.sub(r"(<svg [^>]*>)", lambda m: m.group(1) + head, svg, count=1)
-    chips = "".join(
-        f'<li><span class="chip-state">{escape(state)}</span> '
-        + "".join(f'<span class="chip">{escape(label)}</span>' for label in labels)
-        + "</li>"
-        for state, labels in by_state.items()
-    )
+    chips = _chips_html(by_state, [_by_state(name, f, names) for f in reserve or () if f is not frame])
     return (
         f'<figure class="lifecycle lifecycle-{name}{" wide" if wide else ""}">'
         f"<figcaption><strong>{escape(name.capitalize())}</strong>: "
         f"{escape(machine['question'])}</figcaption>"
         f'<div class="scroll" tabindex="0" role="region" aria-label="The {name} lifecycle">{svg}</div>'
         '<p class="scroll-hint" aria-hidden="true">← swipe sideways for the whole drawing →</p>'
-        f'<ul class="chips" aria-hidden="true">{chips}</ul></figure>'
+        f"{chips}</figure>"
+    )
+
+
+def _by_state(name: str, frame: dict, names: dict[str, str]) -> dict[str, list[str]]:
+    """The machine's instances at ``frame``, by the state each is in."""
+    by_state: dict[str, list[str]] = {}
+    for instance, state in frame["lifecycles"].get(name, {}).items():
+        by_state.setdefault(state, []).append(_instance_label(name, instance, names))
+    return by_state
+
+
+def _chips_html(by_state: dict[str, list[str]], others: list[dict[str, list[str]]]) -> str:
+    """The instances listed as chips under the drawing. With the run's ``others`` (every other tick's),
+    all in one grid cell, the others invisible: the cell is as tall as the most the run ever lists, at
+    whatever width the figure has, so stepping never resizes the figure."""
+    chips = f'<ul class="chips" aria-hidden="true">{_chips(by_state)}</ul>'
+    if not others:
+        return chips
+    hidden = "".join(f'<ul class="chips chips-reserved" aria-hidden="true">{_chips(o)}</ul>' for o in others)
+    return f'<div class="chips-stack">{chips}{hidden}</div>'
+
+
+def _chips(by_state: dict[str, list[str]]) -> str:
+    return "".join(
+        f'<li><span class="chip-state">{escape(state)}</span> '
+        + "".join(f'<span class="chip">{escape(label)}</span>' for label in labels)
+        + "</li>"
+        for state, labels in by_state.items()
     )
 
 
 def lifecycles_html(trace: dict, tick: int, animate: bool = False) -> str:
     """The three machines at ``tick``, side by side where the width allows."""
     frame, names = trace["ticks"][tick], hash_names(trace)
-    drawn = "".join(lifecycle_svg(m, frame, animate, names, trace) for m in trace["machines"])
+    drawn = "".join(lifecycle_svg(m, frame, animate, names, trace, trace["ticks"]) for m in trace["machines"])
     return f'<div class="machines">{drawn}</div>'
