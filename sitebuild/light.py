@@ -63,7 +63,7 @@ def tour_frames(number: int) -> dict:
         verdicts[chosen] = page.parts()["tour"]
     # Once answered, the player shows every key moment again (they are hidden while the question waits).
     answered = []
-    for tick in range(page.state.end_tick + 1):
+    for tick in range(len(page.state.trace["ticks"])):
         page.act("go", str(tick))
         answered.append(page.parts()["player"])
     tour = {"step": number, "ask": step.ask, "verdicts": verdicts, "answered": answered}

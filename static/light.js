@@ -105,6 +105,7 @@ function paint(parts, { told = false } = {}) {
   const embed = new URLSearchParams((parts.embed ?? parts.query).replace(/^\?/, ""));
   for (const flag of PAGE_FLAGS) if (query.has(flag)) embed.set(flag, query.get(flag));
   writeEmbedCode(embed.toString());
+  holdAgain();
   tellHeight();
 }
 
@@ -216,11 +217,16 @@ function hold(target) {
   holdStill(root, target);
   if (!python) held = { key: target.dataset.key, top: target.getBoundingClientRect().top };
 }
+// Called after each of Python's paints: the first may come back before the one that answers the click
+// (a tick asked first), so every paint for a few seconds keeps the row where the reader clicked it.
 function holdAgain() {
-  if (!held) return;
+  if (!held || !python) return;
   const again = root.querySelector(`[data-key="${CSS.escape(held.key)}"]`);
   if (again) holdStill(root, again, held.top);
-  held = null;
+  if (!held.ending) {
+    held.ending = true;
+    setTimeout(() => { held = null; }, 4000);
+  }
 }
 
 // Clicks and keys, from any part: the renderers mark what can be done with data-action / data-value.
