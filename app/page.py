@@ -41,9 +41,10 @@ class PageModel(param.Parameterized):
     )
     steady = param.Boolean(
         default=False,
-        doc="Keep the height the whole run needs at every tick: the longest caption's, the tallest tick's, "
-        "the ending folded (an embed's frame, which should not grow as the reader steps). The served app "
-        "does for ?embed=1; the light page always, its page and its embed sharing their parts.",
+        doc="Fold the ending, so the outcome keeps one height from the first tick to the last (an embed's "
+        "frame, which should not grow as the reader steps; the diagram always keeps the room its run "
+        "needs). The served app does for ?embed=1; the light page always, its page and its embed sharing "
+        "their parts.",
     )
 
     @property
@@ -150,9 +151,10 @@ class PageModel(param.Parameterized):
             title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{intro}</div>'
         shown = [p for p in PRESETS if outside or p not in OUTSIDE_ARTICLE] if not compact or chapters else []
         schedule = s.schedule().words() if s.schedule_changes() else None
-        tour = "" if s.tour or not shown else '<a class="tour-link" href="?tour=1">Take the guided tour</a>'
-        preset = s.preset_name()
-        return header_html(title, s.notices, shown, preset, schedule, editable, OUTSIDE_ARTICLE, tour)
+        offer_tour = bool(shown) and not s.tour
+        return header_html(
+            title, s.notices, shown, s.preset_name(), schedule, editable, OUTSIDE_ARTICLE, offer_tour
+        )
 
     def lead_html(self) -> str:
         """The sentence between the player and the diagram: what the reader's last switch changed, while

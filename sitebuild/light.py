@@ -32,17 +32,23 @@ from sitebuild.wheels import fetch_wheel, pyodide_environment
 LIGHT_PACKAGES = ("param", "markdown-it-py", "mdurl")
 
 
+def _each_tick(page: LightPage) -> list[dict]:
+    """The page's parts at every tick of its run, stepping it there."""
+    every = []
+    for tick in range(page.state.end_tick + 1):
+        page.act("go", str(tick))
+        every.append(page.parts())
+    return every
+
+
 def _frames(link: str) -> dict:
     """A link's run at every tick: the parts that change with the tick, and once those that do not;
     ``start``, the tick the link opens at."""
     page = LightPage(link)
     start = page.state.tick
-    ticks = []
-    for tick in range(page.state.end_tick + 1):
-        page.act("go", str(tick))
-        parts = page.parts()
-        ticks.append({k: v for k, v in parts.items() if k not in FIXED_PARTS})
-    return {"start": start, "fixed": {k: parts[k] for k in FIXED_PARTS}, "ticks": ticks}
+    every = _each_tick(page)
+    ticks = [{k: v for k, v in parts.items() if k not in FIXED_PARTS} for parts in every]
+    return {"start": start, "fixed": {k: every[-1][k] for k in FIXED_PARTS}, "ticks": ticks}
 
 
 def chapter_frames(preset: str) -> dict:
@@ -62,10 +68,7 @@ def tour_frames(number: int) -> dict:
         page.act("check", "", "tour")
         verdicts[chosen] = page.parts()["tour"]
     # Once answered, the player shows every key moment again (they are hidden while the question waits).
-    answered = []
-    for tick in range(len(page.state.trace["ticks"])):
-        page.act("go", str(tick))
-        answered.append(page.parts()["player"])
+    answered = [parts["player"] for parts in _each_tick(page)]
     tour = {"step": number, "ask": step.ask, "verdicts": verdicts, "answered": answered}
     return {"tour": tour, **_frames(f"?tour={number}")}
 

@@ -301,14 +301,15 @@ const byValues = () => {
   return Object.entries(manifest.browser.chapter_values).find(([, values]) => named.length > 0
     && named.length === Object.keys(values).length && named.every((k) => query.get(k) === values[k]))?.[0];
 };
-const wanted = query.get("preset") || byValues() || "main";
+const chapterByValues = byValues();
+const wanted = query.get("preset") || chapterByValues || "main";
 const tourStep = Number(query.get("tour"));
 const tick = TICK.test(query.get("tick") || "") ? Number(query.get("tick")) : 0;
 try {
   if (query.has("tour") && only(manifest.browser.tour_plain) && /^\d+$/.test(query.get("tour"))
     && tourStep >= 1 && tourStep <= manifest.browser.tour_steps) {
     await open(`tour-${tourStep}`, `?tour=${tourStep}`);
-  } else if (!query.has("tour") && (only(PLAIN) || byValues()) && manifest.chapters.includes(wanted)) {
+  } else if (!query.has("tour") && (only(PLAIN) || chapterByValues) && manifest.chapters.includes(wanted)) {
     await open(wanted, `?preset=${wanted}`, tick);
   } else {
     say("Loading Python in your browser to draw this link…");
@@ -361,7 +362,6 @@ const started = () => {
       if (newer === null) paint(first);
       else act("go", newer, "", { own: false, at: movedAt });
       for (const [action, value, part] of pending.splice(0)) act(action, value, part);
-      holdAgain(); // measured from the paint before this one: the waiting actions are painted after it
       root.dataset.queued = "0";
       root.dataset.python = "ready";
       if (!status.classList.contains("group")) say("");

@@ -19,8 +19,8 @@ import textwrap
 from dataclasses import dataclass
 from html import escape
 
-from app.content import pairs, sections, titles
-from app.render.controls import value_words
+from app.content import caption_html, pairs, sections, titles
+from app.render.controls import KEYS_LINE, value_words
 from app.render.names import key_names
 from app.render.records import STORE_TITLES
 from model.records import PROTECTED_STORES
@@ -578,39 +578,32 @@ def _past(at: Layout, trace: dict, tick: int) -> list[str]:
     return out
 
 
-def _cells(trace: dict, tick: int) -> dict[tuple[int, str], tuple[str, ...]]:
-    """What the diagram writes in each (tick, row) up to ``tick``: the lines a cell compares by."""
-    keys, broken = key_names(trace), breaches_at(trace)
-    cells: dict[tuple[int, str], tuple[str, ...]] = {}
-    for frame in trace["ticks"][: tick + 1]:
-        for item in items_of(frame, keys, broken)[0]:
-            where = (frame["tick"], item.lane)
-            cells[where] = (*cells.get(where, ()), item.words)
-    return cells
-
-
 def _ghost(at: Layout, trace: dict, before: dict, tick: int) -> list[str]:
     """The run before the reader's switch, as a faint layer: each cell up to ``tick`` where the two runs
     differ is outlined with a dashed line, and a past one shows, under the mark of now, the faint mark
     the run before had there (its words in the tooltip: "before: ..."), so was and now are read in one
     place rather than in two drawings."""
-    now, was = _cells(trace, tick), _cells(before, min(tick, before["end_tick"]))
-    marks = past_marks(before, min(tick, before["end_tick"]) + 1)
+    # Each cell's mark and words up to and with the tick, as the past columns draw them.
+    now, was = past_marks(trace, tick + 1), past_marks(before, min(tick, before["end_tick"]) + 1)
     out = []
     for t, lane in sorted(
         set(now) | set(was), key=lambda cell: (cell[0], at.lanes.index(cell[1]) if cell[1] in at.lanes else 0)
     ):
-        if lane not in at.top or t > tick or now.get((t, lane)) == was.get((t, lane)):
+        if (
+            lane not in at.top
+            or t > tick
+            or now.get((t, lane), ("", []))[1] == was.get((t, lane), ("", []))[1]
+        ):
             continue
         x, width = at.x(t, tick), (at.wide if t == tick else PAST)
-        said = "; ".join(was.get((t, lane), ())) or "nothing"
+        said = "; ".join(was.get((t, lane), ("", []))[1]) or "nothing"
         out.append(
             f'<rect class="changed-cell" x="{x + 1:.1f}" y="{at.top[lane] + 1:.1f}" width="{width - 2:.1f}" '
             f'height="{at.height[lane] - 2:.1f}"><title>{escape(f"t{t}, before your change: {said}")}'
             "</title></rect>"
         )
-        if t < tick and (t, lane) in marks:
-            symbol, css = SYMBOL[marks[(t, lane)][0]]
+        if t < tick and (t, lane) in was:
+            symbol, css = SYMBOL[was[(t, lane)][0]]
             out.append(
                 f'<text class="mark ghost {css}" x="{x + PAST / 2:.1f}" y="{_line_y(at, lane, 1):.1f}" '
                 f'text-anchor="middle" aria-hidden="true">{symbol}</text>'
@@ -676,9 +669,6 @@ def legend_html(brief: bool = False) -> str:
 
 def how_to_read_html() -> str:
     """The diagram's key in words, its marks and the player's keys: one click under the diagram."""
-    from app.content import caption_html  # the page's words; this module draws from the trace's
-    from app.render.controls import KEYS_LINE
-
     return (
         '<details class="how-to-read" data-key="how-to-read"><summary>How to read the diagram</summary>'
         f"{caption_html('timeline')}{legend_html()}{KEYS_LINE}</details>"
