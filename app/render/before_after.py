@@ -66,13 +66,15 @@ def lead_text(comparison: dict) -> str:
 
 
 def change_buttons(comparison: dict, tick: int) -> str:
-    """The lead's buttons after a switch: to the tick where the runs part (while it is not on show), and
-    one that hides the run before."""
+    """The lead's buttons after a switch: to the tick where the runs part (disabled while it is on show:
+    the lead's words stay the same as the reader steps, so nothing under it moves), and one that hides
+    the run before."""
     first = comparison["first"]
+    here = " disabled" if tick == first else ""
     step = (
-        f'<button type="button" data-action="go" data-value="{first}" data-key="compare-step">'
+        f'<button type="button" data-action="go" data-value="{first}" data-key="compare-step"{here}>'
         f"{escape(_words('step', first=first))}</button> "
-        if first is not None and tick != first
+        if first is not None
         else ""
     )
     hide = (

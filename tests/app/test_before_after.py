@@ -56,7 +56,7 @@ def test_a_switch_keeps_the_run_before_until_dismissed_or_a_new_chapter():
     lead, drawing = page.lead_html(), page.diagram_html()
     assert "journal applies it, although 41" in unescape(drawing)  # the stale write lands now
     assert "before your change: " in drawing and "journal refuses it: 41 &lt; 42" in drawing  # was
-    assert 'data-key="compare-step"' not in lead  # t8 is on show: nothing to jump to
+    assert 'data-key="compare-step" disabled' in lead  # t8 is on show: nothing to jump to
     page.act("go", "10")
     assert 'class="mark ghost' in page.diagram_html()  # t8's refusal, faint under today's stale write
     page.act("compare", "off")

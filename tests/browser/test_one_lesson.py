@@ -214,6 +214,23 @@ def test_a_waiting_tour_question_shows_nothing_of_later_ticks(reader):
     assert max(marks) > int(page.locator(".tick-now").first.inner_text().removeprefix("t"))
 
 
+def test_the_lead_is_never_cut_off(reader):
+    """Every chapter's words, and a long sentence of what a switch changed, whole in the lead's place on a
+    desktop and a phone (a place of fixed height cut the chapters outside the article off mid-line)."""
+    from app.state import PRESETS
+
+    page = reader.page
+    fits = f"(l => l.scrollHeight <= l.clientHeight + 1)(({FIND})('.lead'))"
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        for preset in PRESETS:
+            reader.open(f"?preset={preset}&tick=3")
+            assert page.evaluate(fits), (preset, width)
+        click(page, "g.row-switch[data-key='row-controller']")  # pins off: the longest sentence of the 864's
+        expect(page.locator(".lead", has_text="You changed version pins")).to_be_visible(timeout=30000)
+        assert page.evaluate(fits), ("pins off", width)
+
+
 def test_every_key_moment_is_a_fingers_target_on_a_phone(reader):
     page = reader.page
     page.set_viewport_size({"width": 390, "height": 844})
