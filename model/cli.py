@@ -168,8 +168,15 @@ def _add_switch_flags(parser: argparse.ArgumentParser, ids) -> None:
             type=_one_of(setting),
             default=getattr(defaults, setting).value,
             metavar="{" + ",".join(values) + "}",
-            help=f"default: {getattr(defaults, setting).value}",
+            help=f"{_what_it_does(setting)} (default: {getattr(defaults, setting).value})",
         )
+
+
+def _what_it_does(setting: str) -> str:
+    """A setting's help: the first paragraph of its Enum's docstring, which says what it does and, for a
+    setting beyond the article, where the article stands."""
+    doc = type(getattr(Switches(), setting)).__doc__ or ""
+    return " ".join(doc.split("\n\n")[0].split()).replace("%", "%%")
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import fields
 
 import pytest
 
@@ -369,3 +370,14 @@ def test_the_bench_says_where_a_tick_s_time_goes():
     }  # fmt: skip
     assert all(seconds > 0 for seconds in spent.values()) and sum(spent.values()) < whole
     assert simulation.quiescent is quiescent
+
+
+def test_trace_help_says_what_every_setting_does():
+    """Each setting's help says what it does (the first paragraph of its Enum's docstring), not only its
+    default: ``--records-lost`` and the other settings beyond the article said "default: never" alone."""
+    from model.switches import Switches
+
+    shown = " ".join(cli("trace", "--help").stdout.split())
+    for field in fields(Switches):
+        doc = " ".join(type(getattr(Switches(), field.name)).__doc__.split("\n\n")[0].split())
+        assert f"{doc} (default: {getattr(Switches(), field.name).value})" in shown, field.name
