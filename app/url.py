@@ -176,7 +176,11 @@ def read_query(search: str) -> _Query:
     except ValueError:
         pairs = []
         reading.notices.append(f"this link has more than {MAX_FIELDS} values; showing the main trace.")
-    for key, value in _tour_pairs(pairs, reading):
+    pairs = _tour_pairs(pairs, reading)
+    # A chapter first, wherever the link names it: a value the link names beside it changes that chapter
+    # (?fencing=on&preset=stale-owner is the stale-owner chapter with fencing on, not the chapter alone).
+    presets = [pair for pair in pairs if pair[0] == "preset"]
+    for key, value in [*presets, *(pair for pair in pairs if pair[0] != "preset")]:
         reading.take(key, value)
     return reading
 
@@ -255,5 +259,5 @@ class _Query:
         else:
             self.notices.append(
                 f"{quoted(value)} is not a value of {key} (allowed: {', '.join(allowed)}); showing "
-                f"{allowed[0]}."
+                f"{self.values[key]}."
             )
