@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 
 MEANINGS: dict[str, str] = {
     "duplicate-effect": "the feed applied one intended announcement more than once",
-    "stale-write": "a protected store applied a write carrying an owner token older than the epoch",
+    "stale-write": "a protected store applied a write from an attempt that no longer owns the work (in "
+    "the article's model, one carrying an owner token older than the epoch)",
     "superseded-accepted": "an acceptance was recorded for a digest with a part whose input is not "
     "the text of the report version current at that tick",
     "dependant-misled": "the newsletter started on a digest that was never accepted, or one with a part "

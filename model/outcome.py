@@ -91,11 +91,23 @@ def finished(world: World) -> bool:
     return next(_confirmations(world, _current_digests(world)), None) is not None
 
 
+def _ever(world: World, store: str) -> list:
+    """A store's records as the run wrote them: those storage lost (beyond the article, §8.4), then those
+    it holds. What happened is a fact of the run even where the system has forgotten it."""
+    return [record for name, record in world.lost if name == store] + world.records.store(store).records
+
+
 def outcome_of(world: World) -> Outcome:
-    records = world.records
     current_digests = _current_digests(world)
-    accepted_at = [a.tick for a in records.acceptances.records if a.digest_id in current_digests]
-    confirmed_at = [r.tick for r in _confirmations(world, current_digests)]
+    # When a current digest was first accepted and its announcement first confirmed, whether or not the
+    # records that say so survived: a digest is current by what it was built from, which outlives them.
+    ever_current = current_digests | {
+        a.digest_id for a in _ever(world, "acceptances") if built_from(world.candidate_of(a), world.report)
+    }
+    accepted_at = [a.tick for a in _ever(world, "acceptances") if a.digest_id in ever_current]
+    confirmed_at = [
+        r.tick for r in _ever(world, "effects") if r.kind is EffectKind.ACK and r.announcement in ever_current
+    ]
     posts = world.feed.posts
     distinct = len({p.announcement for p in posts})
     shown = shown_invariants(world.switches)  # the sixth only where a step can break it alone (§8.2)
@@ -115,7 +127,7 @@ def outcome_of(world: World) -> Outcome:
         newsletter_quote=start.quote if start else None,
         announcement_confirmed_at=min(confirmed_at) if confirmed_at else None,
         invariants_broken=broken,
-        finished=bool(confirmed_at),  # a confirmation counted here is of a current digest
+        finished=finished(world),  # by the records at the end: what the system can still show
         wrong_digest_accepted="superseded-accepted" in broken,
         newsletter_used_wrong="dependant-misled" in broken,
         stopped_at_limit=world.tick if world.stopped_at_limit else None,

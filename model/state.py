@@ -40,7 +40,7 @@ from .world import Event, Lifecycles, World
 COVERED: dict[type, frozenset[str]] = {
     World: frozenset(
         "switches recording restore schedule tick report stale_rejected stale_applied first_poster silenced "
-        "poster_died stopped_at_limit events records feed controller newsletter attempts lifecycles "
+        "poster_died stopped_at_limit events lost records feed controller newsletter attempts lifecycles "
         "checker".split()
     ),
     Attempt: frozenset(
@@ -104,6 +104,7 @@ class State(NamedTuple):
     poster_died: bool
     stopped_at_limit: bool
     stale_applied: tuple
+    lost: tuple  # what storage lost, as (store, record)
     epoch: int
     admissions: tuple
     stores: tuple[tuple, ...]  # the journal, the candidates, the acceptances, the effect records
@@ -138,6 +139,7 @@ class State(NamedTuple):
         return cls(
             *_WORLD_SCALARS(world),
             tuple(world.stale_applied),
+            tuple(world.lost),
             records.epoch.value,
             tuple(records.admissions),
             tuple(tuple(records.store(name).records) for name in _STORES),
@@ -179,6 +181,7 @@ class State(NamedTuple):
             report=self.report,
             stale_rejected=self.stale_rejected,
             stale_applied=list(self.stale_applied),
+            lost=list(self.lost),
             first_poster=self.first_poster,
             silenced=self.silenced,
             poster_died=self.poster_died,

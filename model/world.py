@@ -138,6 +138,9 @@ class World:
     poster_died: bool = False
     stopped_at_limit: bool = False  # the run's bound stopped it before it ended by itself
     events: list[Event] = field(default_factory=list)
+    # What storage lost (RULES.md §8.4), as (store, record): gone from the system, still known to the
+    # all-seeing observer, so an outcome can say an acceptance or a confirmation happened before the loss.
+    lost: list[tuple[str, object]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.records = Records(FIRST_TOKEN, self.switches.fencing is Fencing.ON)
@@ -217,6 +220,7 @@ class World:
                 lost.append(
                     f"{len(store.records)} {LOST_WORDS[name]}{'' if len(store.records) == 1 else 's'}"
                 )
+            self.lost.extend((name, record) for record in store.records)
             store.records = []
         said = ", ".join(lost) or "nothing yet"
         actor = "journal" if stores == ("journal",) else "stores"
@@ -284,7 +288,11 @@ class World:
                 attempt.actor,
                 records=where,
                 carries=carries,
-                reason={"code": "token-reissued", "owner": owner.name} if reissued else None,
+                # The reissued token is why the write passed a check only where there was a check: with
+                # fencing off it would have landed whatever its token (the reason is then fencing's).
+                reason={"code": "token-reissued", "owner": owner.name}
+                if reissued and self.switches.fencing is Fencing.ON
+                else None,
             )
         elif n:
             text = f"records {what} (token {attempt.token})"
@@ -324,7 +332,8 @@ class World:
         return f"{candidate.digest_id} by #{candidate.attempt}"
 
     def candidate_of(self, acceptance) -> Candidate:
-        for candidate in self.records.candidates.records:
+        lost = [record for store, record in self.lost if store == "candidates"]
+        for candidate in [*lost, *self.records.candidates.records]:
             if candidate.digest_id == acceptance.digest_id and candidate.attempt == acceptance.attempt:
                 return candidate
         raise LookupError(f"no candidate {acceptance.digest_id} by #{acceptance.attempt} for this acceptance")

@@ -237,3 +237,15 @@ def test_the_feeds_row_says_when_it_no_longer_has_a_key():
     frames = trace_dict(run(Switches(feed_keys="2-ticks")))["ticks"]
     assert [lane_name("feed", frames[t])[1] for t in (12, 13, 14)] == ["", "forgot 1 key", ""]
     assert {lane_name("feed", f)[1] for f in trace_dict(run(Switches()))["ticks"]} == {""}
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("fencing", ["on", "off"])
+def test_no_caption_says_fencing_is_what_it_is_not(name, fencing):
+    """Every tick's sentence names fencing as the run has it: the controller-restart chapter said "fencing
+    is off" at t9 and t10 with fencing on, and "Fencing is on, yet…" at t8 with fencing off."""
+    trace = trace_dict(run(Switches(**{**PRESETS[name], "fencing": fencing})))
+    other = "off" if fencing == "on" else "on"
+    for t in range(len(trace["ticks"])):
+        caption = tick_caption(trace, t).lower()
+        assert f"fencing is {other}" not in caption and f"fencing {other}" not in caption, (t, caption)

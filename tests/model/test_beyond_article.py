@@ -4,6 +4,8 @@ switch on, and shown to hold there with the remedy."""
 
 from __future__ import annotations
 
+import pytest
+
 from model import Switches, run, trace_dict
 from model.explore import explore_setting
 from model.feed import Feed
@@ -243,3 +245,29 @@ def test_the_loss_is_said_and_the_stores_start_again():
     assert frames[12]["records"]["journal"] == frames[12]["records"]["acceptances"] == []
     assert len(frames[12]["records"]["candidates"]) == len(frames[11]["records"]["candidates"])  # kept
     assert [p["number"] for p in frames[12]["records"]["feed_posts"]] == [1]  # the feed is outside
+
+
+UNBROKEN = {"silent_at": "none", "correction_at": "never", "poster_death": "none"}
+
+
+@pytest.mark.parametrize("lost", ["journal-at-t4", "journal-at-t12", "all-at-t12"])
+@pytest.mark.parametrize("schedule", [{}, UNBROKEN], ids=["main schedule", "nothing goes wrong"])
+def test_an_outcome_says_when_the_work_was_accepted_and_confirmed_whatever_storage_lost_since(lost, schedule):
+    """The outcome's ticks are what happened, read here off the trace's own events: all-at-t12 said the
+    digest was first accepted for v2 at t19 though one was at t10 (the acceptance t19 doubles), and where
+    nothing goes wrong it said "accepted never, confirmed never" after t6 and t7. Whether it *finished* is
+    still the records' word at the end."""
+    done = run(Switches.from_mapping({"records_lost": lost}), schedule=Schedule().with_values(schedule))
+    trace, outcome = trace_dict(done), done.outcome()
+    final = trace["ticks"][-1]["report"]
+
+    def first(kind: str, **carries: str) -> int | None:
+        return next(
+            (f["tick"] for f in trace["ticks"] for e in f["events"]
+             if e["kind"] == kind and carries.items() <= e["carries"].items()),
+            None,
+        )  # fmt: skip
+
+    assert outcome.first_accepted_current_at == first("accepted", report=final) is not None
+    assert outcome.announcement_confirmed_at == first("confirmed") is not None
+    assert outcome.finished == (trace["ticks"][-1]["records"]["effects"] != [])
