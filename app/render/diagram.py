@@ -849,7 +849,9 @@ def diagram_html(
         )
         said = f'<div class="caption-stack">{said}{others}</div>'
         tallest = _tallest(trace, large)
-        drawing = f'<div class="diagram-room" style="min-height: {tallest:.0f}px">{drawing}</div>'
+        # --tallest: an article's frame keeps one room for every run and draws a taller run smaller.
+        room = f"min-height: {tallest:.0f}px; --tallest: {tallest:.0f}"
+        drawing = f'<div class="diagram-room" style="{room}">{drawing}</div>'
     return f'<figure class="diagram-figure{" large" if large else ""}">{said}{drawing}{key}</figure>'
 
 
