@@ -57,6 +57,7 @@ class ExplainerApp:
         self.helpers = pn.Row(self.shortcuts, self.print_handout, css_classes=["helpers"], margin=0)
         self.tour = TourPanel(page=page)
         self.tour_slot = pn.Column(sizing_mode="stretch_width", css_classes=["tour-slot"])
+        self._present_main: pn.Column | None = None  # the presenter layout's diagram column, once built
         s.param.watch(self._show_tour, ["tour"])
         self._show_tour()
         # The tab bar is a WAI-ARIA tablist; a view is built the first time its tab opens.
@@ -131,8 +132,9 @@ class ExplainerApp:
     def _present_layout(self) -> pn.viewable.Viewable:
         """For a projector (1280×720 and up): the chapter, the player, the timeline and the badges on one
         screen in large type; the switches folded away beneath, every control a button or a key."""
-        self.header.compact, self.player.badges_always, self.player.keys = True, False, False
+        self.header.compact, self.player.keys = True, False
         self.header.outside = False  # the chapters outside the article would take a line the diagram needs
+        self.header.chapters, self.player.badges_always = not self.state.tour, bool(self.state.tour)
         # A named toggle, not a Card: its header button has no accessible name in Panel 1.10.
         show = pn.widgets.Toggle(
             name="Show the switches",
@@ -151,7 +153,8 @@ class ExplainerApp:
             part.css_classes = [*part.css_classes, "present"]
         # The drawing of a whole run is about 1,150 px wide at presenter's scale: below 1,500 px of screen
         # the badges and the tour go under it rather than squeeze it into a strip that hides t0.
-        main = pn.Column(self.player, trace, styles={"flex": "1 1 1150px", "min-width": "400px"})
+        main = pn.Column(self.player, trace, styles=self._present_main_styles())
+        self._present_main = main
         # Beside the diagram (which writes out every event of the tick): in the tour its question first, the
         # room's point of discussion (its verdict lists the tick's events), then the badges.
         side = pn.Column(
@@ -216,6 +219,18 @@ class ExplainerApp:
 
     def _show_tour(self, *events) -> None:
         self.tour_slot.objects = [self.tour] if self.state.tour else []
+        if self._present_main is not None:
+            self._present_main.styles = self._present_main_styles()
+            # The step chose the chapter; its menu's line goes to the diagram while the room is asked, and
+            # the badges to the player's line (the side column is the question's).
+            self.header.chapters = not self.state.tour
+            self.player.badges_always = bool(self.state.tour)
+
+    def _present_main_styles(self) -> dict[str, str]:
+        """The presenter's diagram column: a whole run's width, except in the tour, whose question and
+        answers then stand beside it on one screen of a 1280×720 projector too (the diagram's strip
+        scrolls sideways and keeps the asked tick in view)."""
+        return {"flex": f"1 1 {560 if self.state.tour else 1150}px", "min-width": "400px"}
 
     def _on_tab(self, action: str, value: str) -> None:
         if action == "tab" and value in TAB_IDS:

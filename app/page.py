@@ -142,7 +142,7 @@ class PageModel(param.Parameterized):
         """The title (with its one sentence unless compact), what was wrong with the link, the chapters'
         menu (a compact header keeps it only if ``chapters``; those outside the article only if
         ``outside``) with the link into the tour, and a note when the run is not on the article's
-        schedule."""
+        schedule (outside the tour)."""
         s = self.state
         if compact:
             title = f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
@@ -150,7 +150,9 @@ class PageModel(param.Parameterized):
             intro = markdown_html(text("captions", "intro"))
             title = f'<h1>{escape(heading("title"))}</h1><div class="intro">{intro}</div>'
         shown = [p for p in PRESETS if outside or p not in OUTSIDE_ARTICLE] if not compact or chapters else []
-        schedule = s.schedule().words() if s.schedule_changes() else None
+        # In the tour the step's card says what run it set up, and a way back to the article's schedule
+        # would undo the step under its question: no note.
+        schedule = s.schedule().words() if s.schedule_changes() and not s.tour else None
         offer_tour = bool(shown) and not s.tour
         return header_html(
             title, s.notices, shown, s.preset_name(), schedule, editable, OUTSIDE_ARTICLE, offer_tour

@@ -344,3 +344,41 @@ def test_presenter_mode_reads_from_the_back_of_the_room(explainer, width, height
             and -0.5 <= label["top"]
             and label["bottom"] <= height + 0.5
         ), label
+
+
+#: The bottom edge of each thing a presenter's room must see on the first screen of the tour.
+TOUR_SCREEN = (
+    f"""() => {{ {EVERY_ROOT}"""
+    + """
+  const bottom = (selector) => Math.max(...deepAll(selector).map((e) => e.getBoundingClientRect().bottom));
+  return {
+    question: bottom(".tour-answers legend"), answers: bottom("label.tour-answer"),
+    check: bottom("button.tour-check"), rows: bottom("svg.diagram-names"),
+    axis: bottom("svg.diagram text.tick"),
+    answerCount: deepAll("label.tour-answer").length,
+    badges: deepAll(".badge-strip li").filter((li) => li.getBoundingClientRect().height > 0)
+      .map((li) => li.getBoundingClientRect().bottom),
+  };
+}"""
+)
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_a_presenters_tour_asks_beside_the_whole_diagram_on_one_screen(explainer, width, height):
+    """In the tour, presenter mode shows the question, every answer and the button that checks it beside
+    the whole diagram, every row and the tick axis, and the badges, on the first screen (issue 44: at
+    1280x720 the question was at y=948, under the diagram)."""
+    page = explainer.page
+    page.set_viewport_size({"width": width, "height": height})
+    for step in range(1, 10):
+        explainer.open(f"?present=1&tour={step}")
+        page.locator(".tour-answers legend").first.wait_for(timeout=30000)
+        page.wait_for_timeout(800)
+        seen = page.evaluate(TOUR_SCREEN)
+        assert seen["answerCount"] >= 2, seen
+        assert len(seen["badges"]) >= 6 and max(seen["badges"]) <= height, (step, seen)  # the badges too
+        assert max(seen["question"], seen["answers"], seen["check"], seen["rows"], seen["axis"]) <= height, (
+            step,
+            seen,
+        )
+    page.screenshot(path=str(ARTIFACTS / f"presenter-tour-{width}x{height}.png"))

@@ -814,6 +814,33 @@ def test_present_1_on_the_light_page_fits_a_projector(offline_page, site_url, wi
 
 
 @pytest.mark.browser
+@pytest.mark.parametrize("width,height", [(1280, 720), (1920, 1080)])
+def test_present_1_in_the_tour_asks_beside_the_whole_diagram(offline_page, site_url, width, height):
+    """The light page's presenter layout in the tour, as the served app's: every step's question, its
+    answers and the button that checks them beside the whole diagram (every row and the axis) and the
+    badges, on the first screen of a projector (the card stood above the diagram, which began at y=550)."""
+    page = offline_page
+    page.set_viewport_size({"width": width, "height": height})
+    for step in range(1, 10):
+        page.goto(f"{site_url}/index.html?present=1&tour={step}")
+        expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=5000)
+        bottoms = {
+            what: page.evaluate(
+                f"Math.max(...[...document.querySelectorAll('{selector}')]"
+                ".filter((e) => e.getClientRects().length).map((e) => e.getBoundingClientRect().bottom))"
+            )
+            for what, selector in {
+                "question": ".tour-answers legend", "answers": "label.tour-answer",
+                "check": "button.tour-check",
+                "rows": "#part-figure svg.diagram-names", "axis": "#part-figure svg.diagram text.tick",
+                "badges": ".badge-strip li",
+            }.items()
+        }  # fmt: skip
+        assert all(0 < bottom <= height for bottom in bottoms.values()), (step, bottoms)
+    page.screenshot(path=str(ARTIFACTS / f"light-present-tour-{width}x{height}.png"))
+
+
+@pytest.mark.browser
 def test_a_link_with_a_chapter_s_switch_values_paints_its_pre_render_at_once(offline_page, site_url):
     """``?change=after-acceptance&tick=12`` is the superseded chapter as Python writes its link: the
     page paints that chapter's pre-render at once rather than waiting for Python to draw the link."""
