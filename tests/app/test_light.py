@@ -171,3 +171,12 @@ def test_the_embed_code_names_a_chapter_s_run_by_its_chapter():
     assert own["embed"] == own["query"] == "?fencing=off&tick=3"
     tour = LightPage("?tour=2").parts()
     assert "tour=2" in tour["embed"]
+
+
+def test_the_tour_shows_no_way_back_to_the_articles_schedule_under_its_question():
+    """Step 9 runs on a schedule of its own: its card says so, and a 'Back to the article's schedule'
+    button would undo the step under its question. Out of the tour, the note comes back."""
+    page = LightPage("?tour=9")
+    assert "schedule-note" not in page.parts()["header"]
+    page.act("leave", part="tour")
+    assert "Not the article's schedule" in page.parts()["header"]
