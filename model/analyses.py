@@ -160,12 +160,21 @@ def sweep_summary(outcomes: list[dict]) -> dict:
     }
 
 
-def first_divergence(a: dict, b: dict) -> int | None:
-    """The first tick at which two traces (``trace_dict`` data) part: different kinds of events happen in
-    some lane, or one has ended. None when they are the same tick for tick.
+#: The fields of an event that say what it did: what a call read (and whether its key named it), which
+#: parts a record or a restore holds and how they were found, what was posted, lost or forgotten. Not the
+#: credentials it carried (an owner token, a pin, an operation key, the epoch): they are a protection's
+#: inputs, and where a check meets them the run does something else (a write refused, a post applied).
+WHAT_IT_DID = ("reads", "also", "in_key", "parts", "by", "record", "announcement", "report", "lost", "kept")
 
-    Wording is not compared: with pins off, t0's admission says "no pin" instead of "pinned v1", but the
-    same thing happens; the runs really part at t5, when #2 restores by step name alone."""
+
+def first_divergence(a: dict, b: dict) -> int | None:
+    """The first tick at which two traces (``trace_dict`` data) part: in some lane an event of another
+    kind happens, or one that did something else (``WHAT_IT_DID``), or one run has ended. None when they
+    are the same tick for tick.
+
+    Wording and credentials are not compared: with pins off, t0's admission records no pin, but the same
+    thing happens; the runs really part at t5, when #2 restores by step name alone. With section 1 also
+    reading section 2 (beyond the article), they part at t1, where that call reads more than its key says."""
     return next(iter(ticks_that_differ(a, b)), None)
 
 
@@ -174,8 +183,19 @@ def ticks_that_differ(a: dict, b: dict) -> list[int]:
     the longer run's end."""
     ticks_a, ticks_b = a["ticks"], b["ticks"]
 
+    def did(e: dict) -> tuple:
+        fields = tuple((k, e["carries"][k]) for k in WHAT_IT_DID if k in e["carries"])
+        return (
+            e["lane"],
+            e["kind"],
+            e.get("attempt"),
+            e.get("step"),
+            fields,
+            (e.get("reason") or {}).get("code"),
+        )
+
     def happenings(ticks: list, tick: int) -> list | None:
-        return [(e["lane"], e["kind"]) for e in ticks[tick]["events"]] if tick < len(ticks) else None
+        return [did(e) for e in ticks[tick]["events"]] if tick < len(ticks) else None
 
     return [
         tick
@@ -191,15 +211,21 @@ def compare_runs(before: dict, after: dict) -> dict:
     counts that differ at the end. The explainer draws this when a reader flips a switch, so the run that
     was stays in view."""
     differs = ticks_that_differ(before, after)
+    # Every setting, the advanced ones too: a trace leaves out an assumption of the article it keeps, so a
+    # setting one trace names and the other does not has its default there.
+    defaults = Switches().to_dict(advanced=True)
+    settings = {**defaults, **before["switches"], **after["switches"]}
     switched = [
-        {"switch": k, "before": v, "after": after["switches"].get(k)}
-        for k, v in before["switches"].items()
-        if after["switches"].get(k) != v
+        {"switch": k, "before": was, "after": now}
+        for k in settings
+        if (was := before["switches"].get(k, defaults.get(k)))
+        != (now := after["switches"].get(k, defaults.get(k)))
     ]
     breach = {
         name: {i["id"]: i["breach"]["tick"] if i["breach"] else None for i in trace["invariants"]}
         for name, trace in (("before", before), ("after", after))
     }
+    judged = [*INVARIANT_IDS, *(i for i in {**breach["before"], **breach["after"]} if i not in INVARIANT_IDS)]
     counts = {name: trace["ticks"][-1]["counts"] for name, trace in (("before", before), ("after", after))}
     return {
         "switched": switched,
@@ -208,7 +234,7 @@ def compare_runs(before: dict, after: dict) -> dict:
         "differs": differs,
         "invariants": [
             {"id": i, "before": breach["before"].get(i), "after": breach["after"].get(i)}
-            for i in INVARIANT_IDS
+            for i in judged  # the sixth too, where either run judges it (RULES.md §8.2)
             if breach["before"].get(i) != breach["after"].get(i)
         ],
         "ends": {"before": before["end_tick"], "after": after["end_tick"]},
