@@ -128,7 +128,9 @@ def outcome_of(world: World) -> Outcome:
         announcement_confirmed_at=min(confirmed_at) if confirmed_at else None,
         invariants_broken=broken,
         finished=finished(world),  # by the records at the end: what the system can still show
-        wrong_digest_accepted="superseded-accepted" in broken,
+        # A digest a fresh build of its version would not make, accepted: by a stale part's input, or
+        # (beyond the article, where the sixth check is shown) by an input its key does not name.
+        wrong_digest_accepted=bool({"superseded-accepted", "rebuild-differs"} & set(broken)),
         newsletter_used_wrong="dependant-misled" in broken,
         stopped_at_limit=world.tick if world.stopped_at_limit else None,
     )

@@ -702,9 +702,10 @@ def tick_caption(trace: dict, tick: int) -> str:
     fields |= {"report": frame["report"]} | ({} if fields["epoch"] else {"epoch": str(frame["epoch"])})
     context = _context(frame)
     fields |= context
-    section, reason = by_reason(
-        sections("ticks"), f"breach {broken[0]}" if broken else _section(top, frame, trace), top
-    )
+    section = f"breach {broken[0]}" if broken else _section(top, frame, trace)
+    if section == "breach dependant-misled" and context["accepted_at"]:
+        section += " accepted"  # accepted, and still not a build of the report as it is now
+    section, reason = by_reason(sections("ticks"), section, top)
     said = [sections("ticks")[section].format(**fields | reason)]
     named = {top["kind"], *COVERS.get(section, ())}
     for event in frame["events"]:
@@ -737,13 +738,13 @@ def _context(frame: dict) -> dict[str, str]:
     suspect = next((e["label"].split()[0] for e in frame["events"] if e["kind"] == "unknown"), "")
     restored = [_from(e["carries"].get("parts", "")) for e in frame["events"] if e["kind"] == "restore"]
     digest = frame["newsletter"]["digest"]
-    accepted_for = next(
-        (a["version"] for a in frame["records"]["acceptances"] if a["digest"] == digest and a["version"]), ""
-    )
+    acceptance = next((a for a in frame["records"]["acceptances"] if a["digest"] == digest), None)
     return {
         "suspect": suspect,
         "restored": ", ".join(restored) or "nothing",
-        "accepted_for": accepted_for,
+        "accepted_for": (acceptance or {}).get("version") or "",
+        "accepted_at": "" if acceptance is None else str(acceptance["tick"]),
+        "quote": frame["newsletter"]["quote"] or "",
         "report_figure": frame["report_figure"] or "",
     }
 
@@ -764,8 +765,12 @@ def _section(event: dict, frame: dict, trace: dict) -> str:
     if event["kind"] == "restore":
         if event["carries"].get("by") == "step name":
             return "restore step name"
-        # Beyond the article: restored by a key that does not name everything the result read.
-        return "restore input hash also" if "also" in event["carries"] else "restore input hash"
+        # Beyond the article: restored by a key that does not name everything the result read; harmless
+        # only while the text it also read is still the report's.
+        if "also" not in event["carries"]:
+            return "restore input hash"
+        also_read = event["carries"]["also"].split()[-1]  # "s2 v1": the version of the text also read
+        return "restore input hash also" + (" current" if also_read == frame["report"] else "")
     if event["kind"] == "admission":
         if event["label"] == "admit #1":
             return "admission first"
@@ -776,6 +781,8 @@ def _section(event: dict, frame: dict, trace: dict) -> str:
         if "unknown" in kinds:
             return "admission unknown" if fenced else "admission unknown unfenced"
         return "admission" if fenced else "admission unfenced"
+    if event["kind"] == "records-lost" and (event.get("reason") or {}).get("code") == "journal":
+        return "records-lost" + (" journal accepted" if frame["records"]["acceptances"] else "")
     if event["kind"] == "post-applied":
         answered = any(e["kind"] == "confirmed" and e["lane"] == event["lane"] for e in frame["events"])
         died = any(e["kind"] == "died" and e["lane"] == event["lane"] for e in frame["events"])

@@ -271,3 +271,12 @@ def test_an_outcome_says_when_the_work_was_accepted_and_confirmed_whatever_stora
     assert outcome.first_accepted_current_at == first("accepted", report=final) is not None
     assert outcome.announcement_confirmed_at == first("confirmed") is not None
     assert outcome.finished == (trace["ticks"][-1]["records"]["effects"] != [])
+
+
+def test_an_accepted_digest_a_fresh_build_would_not_make_is_a_wrong_digest_accepted():
+    """With section 1 reading section 2 outside its key, the digest accepted for v2 carries v1's figure
+    (*Same as a fresh build* breaks): the outcome said wrong_digest_accepted false (issue 45)."""
+    undeclared = run(Switches.from_mapping({"s1_reads": "s2-undeclared"})).outcome()
+    assert "rebuild-differs" in undeclared.invariants_broken and undeclared.wrong_digest_accepted
+    declared = run(Switches.from_mapping({"s1_reads": "s2-declared"})).outcome()
+    assert not declared.invariants_broken and not declared.wrong_digest_accepted
