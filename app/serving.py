@@ -44,9 +44,13 @@ POLICY = frame_ancestors(os.environ.get("EXPLAINER_FRAME_ANCESTORS"))
 
 # Panel turns every all-digit query value into an int while it builds pn.state.location, before any of our
 # code sees the query; past Python's 4,300-digit limit that raised inside page creation and the page stayed
-# blank. Tornado bounds the request line (64 KB), so lifting the limit in the server costs milliseconds at
-# most. The app's own parsing never converts such a value (app.state), and load_trace bounds its own.
-sys.set_int_max_str_digits(0)
+# blank. A link longer than MAX_LINK is refused before that (below), so the limit is raised to MAX_LINK
+# digits, a few milliseconds to convert, and no further: with no limit at all, one websocket message holding
+# an integer of millions of digits (Bokeh parses a message as JSON before it checks it) held the process,
+# and every reader's page, for seconds to minutes. The app's own parsing never converts such a value
+# (app.state), and load_trace bounds its own.
+MAX_LINK = 32 * 1024  # characters of path and query; the explainer's own links are under 1,000
+sys.set_int_max_str_digits(max(MAX_LINK, sys.get_int_max_str_digits()))
 _set_default_headers = RequestHandler.set_default_headers
 
 
@@ -60,7 +64,6 @@ RequestHandler.set_default_headers = _with_policy
 # A link far longer than any the explainer writes gets a 414 that says so. Tornado reads at most 64 KB of
 # request line and headers and, past that, closes the connection without a word; it is allowed more here
 # (HEADER_ROOM) so that the request is read and refused in words instead.
-MAX_LINK = 32 * 1024  # characters of path and query; the explainer's own links are under 1,000
 HEADER_ROOM = 256 * 1024
 TOO_LONG = (
     "This link is too long for the explainer ({length:,} characters; at most {limit:,}). "
