@@ -338,6 +338,11 @@ def _terminate(signum, frame) -> None:
     raise Terminated
 
 
+def _end_at_once(signum, frame) -> None:
+    print("python3 -m model: terminated", file=sys.stderr, flush=True)
+    os._exit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if sys.stdout is None:  # started with standard output closed (``>&-``)
@@ -435,6 +440,12 @@ def _explore(args: argparse.Namespace) -> None:
             if notice:
                 print(f"python3 -m model explore: {notice}", file=sys.stderr)
             mapper, close = local_mapper(workers)
+            if workers > 1:
+                # Raised in the main thread, Terminated could land inside the pool's own code (waiting on
+                # a result, holding its queue's lock) and leave the shutdown waiting for good (issue 48):
+                # with a pool, a SIGTERM ends the process at once, and the workers end with it (each
+                # watches its parent), having ignored the signal themselves.
+                signal.signal(signal.SIGTERM, _end_at_once)
     except ImportError as error:
         raise SystemExit(
             "python3 -m model explore: --scheduler needs dask.distributed (pip install distributed)"

@@ -374,6 +374,12 @@ def _end_with_parent(poll: float = 0.2) -> None:
     # Ctrl-C reaches the whole process group: the parent stops the run and closes the pool, so a worker
     # need not die mid-task printing a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # So does SIGTERM (`timeout` signals the whole group). A forked worker inherits the command line's
+    # handler, which raises to unwind the parent: raised in a worker, it could land inside the pool's queue
+    # code holding the queue's lock, and the explorer then waited for good on the worker blocked behind
+    # it. Ended instead, a worker breaks the pool under the parent's shutdown, which then raises in the
+    # pool's own thread. The parent, signalled, closes the pool; a parent killed outright, the watch below.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     parent = os.getppid()
 
     def watch() -> None:
