@@ -337,6 +337,7 @@ function failed(error) {
 const worker = startPython(manifest.wheels, {
   onReady: ({ restored }) => {
     root.dataset.start = restored ? "snapshot" : "fresh"; // for the tests and benchmarks/site_bench.py
+    root.dataset.worker = worker.shared ? "shared" : "own"; // a refused shared worker is replaced
     started();
   },
   onFailure: failed,

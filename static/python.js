@@ -7,16 +7,23 @@
 // one Pyodide (``shared`` is true); elsewhere, and for work that would hold the others up (``shared:
 // false``: the explore page's long search), each page starts its own. What another caller did to a page
 // this one shows arrives as onPush(json).
+//
+// A browser may have SharedWorker and still refuse one: a frame in another site's article, where
+// third-party storage is blocked, gets a worker that fails at once (new Worker works there). A shared
+// worker that fails before it has answered anything is replaced by a page's own, which is sent every
+// message the shared one was sent, so nothing the reader did is lost.
 export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, onPush = () => {}, shared = true } = {}) {
   const url = new URL("light-worker.js", import.meta.url);
-  const useShared = shared && typeof SharedWorker === "function";
-  const worker = useShared
-    ? new SharedWorker(url, { type: "module", name: "durable-work-explainer" })
-    : new Worker(url, { type: "module" });
-  const port = useShared ? worker.port : worker;
   const waiting = new Map();
+  const sent = []; // every message, until the worker has answered one: what a replacement is sent again
   let calls = 0;
-  port.onmessage = (event) => {
+  let answered = false;
+  let useShared = shared && typeof SharedWorker === "function";
+  let port;
+
+  const onmessage = (event) => {
+    answered = true;
+    sent.length = 0;
     const { id, json, error, ready, restored, push, at } = event.data;
     if (ready) onReady({ restored });
     if (push !== undefined) onPush({ ...JSON.parse(push), at });
@@ -29,15 +36,47 @@ export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, 
     if (error) call.reject(error);
     else call.resolve({ ...JSON.parse(json), at });
   };
-  worker.onerror = (event) => onFailure(event.message || "the worker stopped");
-  port.postMessage({ call: "wheels", args: wheels });
+  const ownWorker = () => {
+    useShared = false;
+    const worker = new Worker(url, { type: "module" });
+    worker.onmessage = onmessage;
+    worker.onerror = (event) => onFailure(event.message || "the worker stopped");
+    port = worker;
+    for (const message of sent) port.postMessage(message);
+  };
+  const sharedWorker = () => {
+    const worker = new SharedWorker(url, { type: "module", name: "durable-work-explainer" });
+    port = worker.port;
+    port.onmessage = onmessage;
+    worker.onerror = (event) => {
+      if (!answered) ownWorker(); // refused here (third-party storage blocked): a page's own instead
+      else onFailure(event.message || "the worker stopped");
+    };
+  };
+  try {
+    if (useShared) sharedWorker();
+    else ownWorker();
+  } catch {
+    ownWorker(); // new SharedWorker itself may throw (a SecurityError in some browsers)
+  }
+  const post = (message) => {
+    if (!answered) sent.push(message);
+    port.postMessage(message);
+  };
+  post({ call: "wheels", args: wheels });
   // ``at``: when the reader made the move a call carries (see light-worker.js); now, if not given.
   const ask = (call, args, at = Date.now()) =>
     new Promise((resolve, reject) => {
       calls += 1;
       waiting.set(calls, { resolve, reject });
-      port.postMessage({ id: calls, call, args, at });
+      post({ id: calls, call, args, at });
     });
-  const tell = (call, args = []) => port.postMessage({ call, args });
-  return { ask, tell, shared: useShared };
+  const tell = (call, args = []) => post({ call, args });
+  return {
+    ask,
+    tell,
+    get shared() {
+      return useShared;
+    },
+  };
 }

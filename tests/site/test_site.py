@@ -840,6 +840,34 @@ def test_present_1_in_the_tour_asks_beside_the_whole_diagram(offline_page, site_
     page.screenshot(path=str(ARTIFACTS / f"light-present-tour-{width}x{height}.png"))
 
 
+#: A browser that has SharedWorker and refuses it, as Chromium does in a frame of another site's article
+#: where third-party storage is blocked: the worker fails at once and never answers.
+REFUSED_SHARED_WORKER = """
+window.SharedWorker = class {
+  constructor() {
+    this.port = { postMessage() {}, start() {}, close() {} };
+    setTimeout(() => this.onerror && this.onerror(new Event("error")), 0);
+  }
+};
+"""
+
+
+@pytest.mark.browser
+def test_a_frame_refused_a_shared_worker_starts_python_of_its_own(offline_page, site_url):
+    """Where a shared worker is refused (issue 48: 50 of 50 frames in another site's article said "Python
+    could not start"; a switch then did nothing), the page starts a worker of its own and replays what
+    it had sent: a switch clicked before Python was ready is done once it is."""
+    page = offline_page
+    page.add_init_script(REFUSED_SHARED_WORKER)
+    page.goto(f"{site_url}/embed.html?preset=main&tick=8")
+    expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=5000)
+    page.locator("g.row-switch[data-key='row-stores']").click()  # fencing off, before Python is ready
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(page.locator("#light")).to_have_attribute("data-worker", "own")
+    expect(page.locator("#part-lead .lead")).to_contain_text("fencing from on to off", timeout=30000)
+    assert "could not start" not in (page.locator("#light-status").text_content() or "")
+
+
 @pytest.mark.browser
 def test_a_link_with_a_chapter_s_switch_values_paints_its_pre_render_at_once(offline_page, site_url):
     """``?change=after-acceptance&tick=12`` is the superseded chapter as Python writes its link: the
