@@ -10,10 +10,31 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 let light = null;
-let giveWheels = null;
 let restored = false; // whether Python came from the build's snapshot
-const started = (async () => {
-  const wheels = await new Promise((resolve) => { giveWheels = resolve; });
+let giveWheels = null;
+const wheelsNamed = new Promise((resolve) => { giveWheels = resolve; });
+// How long Python may take to start before the callers are told it failed: a core that never arrives
+// whole (a truncated pyodide.asm.wasm, a 404 for it) left pages loading for minutes without a word.
+const START_LIMIT_MS = 90000;
+let starting = null; // the start under way or done; after a failure, the next caller tries afresh
+
+// Python, started once (a failed download is not remembered: one 503 broke every page of the site until
+// every tab was closed, since a shared worker outlives the page that started it).
+function started() {
+  if (!starting) {
+    let timer;
+    const limit = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Python did not start within ${START_LIMIT_MS / 1000} s`)),
+        START_LIMIT_MS);
+    });
+    starting = Promise.race([start(), limit]).finally(() => clearTimeout(timer));
+    starting.catch(() => { starting = null; });
+  }
+  return starting;
+}
+
+async function start() {
+  const wheels = await wheelsNamed;
   const base = new URL("../", import.meta.url);
   const pyodideURL = new URL("pyodide/", base).href;
   const options = { indexURL: pyodideURL, lockFileURL: `${pyodideURL}pyodide-lock.json` };
@@ -38,7 +59,7 @@ const started = (async () => {
     }
   }
   light = await boot(await loadPyodide(options));
-})();
+}
 
 // The build's memory snapshot of a Python that has imported the model and param (about 1.6 s sooner
 // than starting one and importing them, for 8 MB more), fetched while Pyodide's core is; null where it
@@ -114,19 +135,24 @@ function joining(key, args, at) {
 function serve(port) {
   let wheelsAsked = false;
   const keys = new Set(); // what this caller showed, left when it says goodbye
-  started.then(
+  // Every caller names the wheels first: then it is told when Python is ready, or why it is not.
+  const answer = () => started().then(
     () => port.postMessage({ ready: true, restored }),
     (error) => port.postMessage({ error: String(error) }),
   );
   port.onmessage = async (event) => {
     const { id, call, args, at = Date.now() } = event.data;
     if (call === "wheels") {
-      if (!wheelsAsked && giveWheels) giveWheels(args);
+      if (giveWheels) {
+        giveWheels(args); // the first caller's name them for every caller
+        giveWheels = null;
+      }
+      if (!wheelsAsked) answer();
       wheelsAsked = true;
       return;
     }
     try {
-      await started;
+      await started();
       if (call === "bye") {
         for (const key of keys) leave(key, port);
         keys.clear();

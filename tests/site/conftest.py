@@ -54,7 +54,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     refuse: tuple[str, ...] = ()
 
     def do_GET(self):
-        if self.refuse and self.path.split("?")[0].endswith(self.refuse):
+        if self.refuse and self.path.split("?")[0].endswith(tuple(self.refuse)):  # a list may change
             self.send_error(404)
             return
         if self.hold is not None and self.path.split("?")[0].endswith("pyodide.asm.wasm"):

@@ -183,3 +183,26 @@ def test_the_embed_code_is_one_frame_and_the_script_that_sizes_it(site, page):
         )
     finally:
         server.shutdown()
+
+
+def test_a_failed_download_is_tried_again_by_the_next_page(page, site):
+    """A wheel that cannot be fetched fails the page that started Python, with the reason; the next page
+    of the site, once the server answers again, starts Python afresh (issue 48: the shared worker kept
+    its failed start, so every later page failed the same way until every tab was closed)."""
+    refused = [".whl"]
+    server, port = serve_folder(site, refuse=refused)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        only_from(page, base)
+        page.goto(f"{base}/index.html")
+        expect(page.locator("#light")).to_have_attribute("data-python", "failed", timeout=90000)
+        expect(page.locator("#light-status")).to_contain_text("could not be fetched (404)")
+        refused.clear()
+        later = page.context.new_page()  # the first page stays open: its shared worker lives on
+        only_from(later, base)
+        later.goto(f"{base}/index.html?preset=main&tick=8")
+        expect(later.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+        expect(later.locator("#light")).to_have_attribute("data-worker", "shared")
+        later.close()
+    finally:
+        server.shutdown()
