@@ -193,6 +193,10 @@ function act(action, value, part = "", { told = false, own = !told, at = Date.no
   readerMoved = true;
   const done = actLocally(action, value, part, at, told);
   if (done) return;
+  if (root.dataset.python === "failed") {
+    say("The switches need Python, which stopped or could not start in this browser; reload the page.", "stalled");
+    return;
+  }
   wait([action, value, part]);
   say("Python is still loading in your browser; this will be done as soon as it is ready.");
 }
@@ -320,11 +324,14 @@ try {
 writeEmbedCode(window.location.search.replace(/^\?/, ""));
 
 function failed(error) {
+  if (root.dataset.python === "failed") return; // said once (a stopped worker fails every waiting call too)
+  const wasReady = root.dataset.python === "ready";
   root.dataset.python = "failed";
   python = null;
   say(
-    `Python could not start in this browser (${error}). The chapters and the player still work; the ` +
-      "switches need Python.",
+    (wasReady ? `Python stopped in this browser (${error}); reload the page to start it again. `
+      : `Python could not start in this browser (${error}). `) +
+      "The chapters and the player still work; the switches need Python.",
     "stalled",
   );
 }
@@ -341,6 +348,7 @@ const worker = startPython(manifest.wheels, {
     started();
   },
   onFailure: failed,
+  answerWithin: 20000, // a light call takes well under a second; twenty without an answer is a dead worker
   onPush: (parts) => {
     // A push about a move older than one shown here is late: this frame's newer move is on its way.
     if (!python || parts.key !== key || parts.at < movedAt) return;

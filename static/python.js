@@ -12,12 +12,18 @@
 // third-party storage is blocked, gets a worker that fails at once (new Worker works there). A shared
 // worker that fails before it has answered anything is replaced by a page's own, which is sent every
 // message the shared one was sent, so nothing the reader did is lost.
-export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, onPush = () => {}, shared = true } = {}) {
+//
+// ``answerWithin`` (ms; 0: no limit): once Python is ready, a call left unanswered that long means the
+// worker has gone (killed, or its tab crashed out of memory: nothing else tells a port), and onFailure is
+// told once, rather than every later move waiting in silence.
+export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, onPush = () => {}, shared = true, answerWithin = 0 } = {}) {
   const url = new URL("light-worker.js", import.meta.url);
   const waiting = new Map();
   const sent = []; // every message, until the worker has answered one: what a replacement is sent again
   let calls = 0;
   let answered = false;
+  let readyAt = null; // when Python said it was ready: a call's wait is counted from then at the earliest
+  let gone = false;
   let useShared = shared && typeof SharedWorker === "function";
   let port;
 
@@ -25,7 +31,10 @@ export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, 
     answered = true;
     sent.length = 0;
     const { id, json, error, ready, restored, push, at } = event.data;
-    if (ready) onReady({ restored });
+    if (ready) {
+      readyAt = performance.now();
+      onReady({ restored });
+    }
     if (push !== undefined) onPush({ ...JSON.parse(push), at });
     if (id === undefined) {
       if (error) onFailure(error);
@@ -68,10 +77,24 @@ export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, 
   const ask = (call, args, at = Date.now()) =>
     new Promise((resolve, reject) => {
       calls += 1;
-      waiting.set(calls, { resolve, reject });
+      waiting.set(calls, { resolve, reject, sent: performance.now() });
       post({ id: calls, call, args, at });
     });
   const tell = (call, args = []) => post({ call, args });
+  if (answerWithin > 0) {
+    const watch = setInterval(() => {
+      if (readyAt === null || gone) return;
+      const now = performance.now();
+      const late = [...waiting.values()].some((c) => now - Math.max(c.sent, readyAt) > answerWithin);
+      if (!late) return;
+      gone = true;
+      clearInterval(watch);
+      const why = `Python stopped answering (nothing for ${answerWithin / 1000} s)`;
+      for (const call of waiting.values()) call.reject(why);
+      waiting.clear();
+      onFailure(why);
+    }, 1000);
+  }
   return {
     ask,
     tell,

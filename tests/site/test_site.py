@@ -868,6 +868,44 @@ def test_a_frame_refused_a_shared_worker_starts_python_of_its_own(offline_page, 
     assert "could not start" not in (page.locator("#light-status").text_content() or "")
 
 
+#: The site's shared worker, whose answers stop reaching the page once ``window.workerGone`` is set: what
+#: a page sees of a worker killed, or of the tab hosting it crashed out of memory (no event says so).
+GONE_SHARED_WORKER = """
+const RealSharedWorker = window.SharedWorker;
+window.SharedWorker = class {
+  constructor(url, options) {
+    const worker = new RealSharedWorker(url, options);
+    const port = worker.port;
+    this.worker = worker;
+    this.port = {
+      postMessage: (message) => port.postMessage(message),
+      start: () => port.start(), close: () => port.close(),
+      set onmessage(handler) { port.onmessage = (event) => { if (!window.workerGone) handler(event); }; },
+    };
+  }
+  set onerror(handler) { this.worker.onerror = handler; }
+};
+"""
+
+
+@pytest.mark.browser
+def test_a_worker_that_stops_answering_is_said_and_the_player_still_works(offline_page, site_url):
+    """A worker that dies froze every frame without a word (issue 48: Play stopped, the switches did
+    nothing, data-python stayed "ready"). A call unanswered for 20 s once Python was ready says Python
+    stopped and how to start it again; the chapters' player goes on from the pre-render."""
+    page = offline_page
+    page.add_init_script(GONE_SHARED_WORKER)
+    page.goto(f"{site_url}/embed.html?preset=main&tick=3")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    page.evaluate("window.workerGone = true")
+    page.locator("g.row-switch[data-key='row-stores']").click()
+    expect(page.locator("#light")).to_have_attribute("data-python", "failed", timeout=40000)
+    expect(page.locator("#light-status")).to_contain_text("Python stopped")
+    expect(page.locator("#light-status")).to_contain_text("reload the page")
+    page.locator("button.forward").first.click()  # the main chapter's ticks are in the pre-render
+    expect(page.locator("#light")).to_have_attribute("data-tick", "4")
+
+
 @pytest.mark.browser
 def test_a_link_with_a_chapter_s_switch_values_paints_its_pre_render_at_once(offline_page, site_url):
     """``?change=after-acceptance&tick=12`` is the superseded chapter as Python writes its link: the
