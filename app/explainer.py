@@ -134,7 +134,6 @@ class ExplainerApp:
         screen in large type; the switches folded away beneath, every control a button or a key."""
         self.header.compact, self.player.keys = True, False
         self.header.outside = False  # the chapters outside the article would take a line the diagram needs
-        self.header.chapters, self.player.badges_always = not self.state.tour, bool(self.state.tour)
         # A named toggle, not a Card: its header button has no accessible name in Panel 1.10.
         show = pn.widgets.Toggle(
             name="Show the switches",
@@ -153,8 +152,8 @@ class ExplainerApp:
             part.css_classes = [*part.css_classes, "present"]
         # The drawing of a whole run is about 1,150 px wide at presenter's scale: below 1,500 px of screen
         # the badges and the tour go under it rather than squeeze it into a strip that hides t0.
-        main = pn.Column(self.player, trace, styles=self._present_main_styles())
-        self._present_main = main
+        main = self._present_main = pn.Column(self.player, trace)
+        self._fit_present_to_tour()
         # Beside the diagram (which writes out every event of the tick): in the tour its question first, the
         # room's point of discussion (its verdict lists the tick's events), then the badges.
         side = pn.Column(
@@ -220,17 +219,16 @@ class ExplainerApp:
     def _show_tour(self, *events) -> None:
         self.tour_slot.objects = [self.tour] if self.state.tour else []
         if self._present_main is not None:
-            self._present_main.styles = self._present_main_styles()
-            # The step chose the chapter; its menu's line goes to the diagram while the room is asked, and
-            # the badges to the player's line (the side column is the question's).
-            self.header.chapters = not self.state.tour
-            self.player.badges_always = bool(self.state.tour)
+            self._fit_present_to_tour()
 
-    def _present_main_styles(self) -> dict[str, str]:
-        """The presenter's diagram column: a whole run's width, except in the tour, whose question and
-        answers then stand beside it on one screen of a 1280×720 projector too (the diagram's strip
-        scrolls sideways and keeps the asked tick in view)."""
-        return {"flex": f"1 1 {560 if self.state.tour else 1150}px", "min-width": "400px"}
+    def _fit_present_to_tour(self) -> None:
+        """The presenter's diagram column is a whole run's width, except in the tour: then the question
+        and its answers stand beside it on one screen of a 1280×720 projector too (the diagram's strip
+        scrolls sideways and keeps the asked tick in view), the chapter menu's line goes (the step chose
+        the chapter) and the badges move to the player's line (the side column is the question's)."""
+        tour = bool(self.state.tour)
+        self._present_main.styles = {"flex": f"1 1 {560 if tour else 1150}px", "min-width": "400px"}
+        self.header.chapters, self.player.badges_always = not tour, tour
 
     def _on_tab(self, action: str, value: str) -> None:
         if action == "tab" and value in TAB_IDS:
