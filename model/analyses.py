@@ -160,11 +160,12 @@ def sweep_summary(outcomes: list[dict]) -> dict:
     }
 
 
-#: The fields of an event that say what it did: what a call read (and whether its key named it), which
-#: parts a record or a restore holds and how they were found, what was posted, lost or forgotten. Not the
+#: The fields of an event's ``carries`` that say what it did: what a call read (and whether its key named
+#: it), which record was written and how a restore found it, what was posted, lost or forgotten (the parts
+#: a record or a restore holds, what else a call read and what a plan redoes are fields of their own). Not the
 #: credentials it carried (an owner token, a pin, an operation key, the epoch): they are a protection's
 #: inputs, and where a check meets them the run does something else (a write refused, a post applied).
-WHAT_IT_DID = ("reads", "also", "in_key", "parts", "by", "record", "announcement", "report", "lost", "kept")
+WHAT_IT_DID = ("reads", "in_key", "by", "record", "announcement", "report", "lost", "kept")
 
 
 def first_divergence(a: dict, b: dict) -> int | None:
@@ -191,6 +192,7 @@ def ticks_that_differ(a: dict, b: dict) -> list[int]:
             e.get("attempt"),
             e.get("step"),
             fields,
+            dumps([e["parts"], e["also"], e["redo"]]),  # what it read, holds or must redo
             (e.get("reason") or {}).get("code"),
         )
 

@@ -23,7 +23,15 @@ from typing import TYPE_CHECKING
 from . import lifecycles as lc
 from .feed import Status
 from .records import Candidate, EffectKind, EffectRecord, JournalRecord, Part, Purpose, Verdict
-from .report import SECTIONS, WORK_IDENTITY, ReportVersion, input_key, label, revenue_figure
+from .report import (
+    SECTIONS,
+    WORK_IDENTITY,
+    ReportVersion,
+    input_key,
+    label,
+    revenue_figure,
+    versions_with_text,
+)
 from .requests import AskAcceptance, Post, Write
 from .schedule import PosterDeath
 from .switches import Checkpoints, Pins, PostKey
@@ -134,9 +142,10 @@ class Attempt:
         step = part.step
         reads = {"reads": version.name}
         said = f"reads {version.name}"
+        read_too = tuple((s, versions_with_text(s, version.section_hash(s))) for s in also)
         if also:  # beyond the article: say what else the call read, and whether its key names it
             declared = world.switches.s1_reads.declares(step)
-            reads |= {"also": " ".join(also), "in_key": "yes" if declared else "no"}
+            reads |= {"in_key": "yes" if declared else "no"}
             said += f", {' and '.join(also)} too" + ("" if declared else ", which its key does not name")
         call = world.calls
         if silent:
@@ -151,7 +160,10 @@ class Attempt:
                 f"computes {step} (call {call}, {said}) → {part.result_id}",
                 step,
             )
-        world.emit(self.actor, kind, f"{self.name} {words}", short, call=call, step=step, carries=reads)
+        world.emit(
+            self.actor, kind, f"{self.name} {words}", short, call=call, step=step, carries=reads,
+            also=read_too,
+        )  # fmt: skip
 
     def _finish_call(self, world: World, part: Part) -> None:
         self.in_flight = None

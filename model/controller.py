@@ -63,6 +63,18 @@ REASONS = {
     "not-from-pin": "{step} was not computed from the pin {pin}",
     "stale-pin": "the pin {pin} is not the current report ({report})",
 }
+#: Why a successor computes a step again rather than restore it (a plan event's ``redo``).
+REDO_REASONS = {
+    "no-record": "the journal holds no record of it",
+    "other-version": "its latest record was computed from a text the pin does not have",
+    "key-differs": "its latest record read the pin's text under another key (an input its key names changed)",
+    "not-restoring": "the run restores nothing (the counterfactual of the article's savings)",
+}
+
+
+def _versions_words(read: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
+    """ "s2 v1": each section and the versions whose text it is."""
+    return " ".join(f"{s} {' '.join(versions)}" for s, versions in read)
 
 
 def _ordinal(n: int) -> str:
@@ -134,6 +146,7 @@ class Controller:
                         if tolerated > 2
                         else f"{attempt.name} misses a heartbeat",
                         f"{attempt.name} silent",
+                        about=attempt.number,
                     )
                 continue
             world.lifecycles.move("attempt", attempt.name, lc.Happening.MISSED_HEARTBEATS, world.tick)
@@ -143,6 +156,7 @@ class Controller:
                 f"{attempt.name} misses {_ordinal(attempt.missed)} heartbeat: UNKNOWN"
                 " (neither failed nor finished)",
                 f"{attempt.name} UNKNOWN",
+                about=attempt.number,
             )
             if attempt is self.owner:
                 self._admit(world, attempt)
@@ -212,13 +226,14 @@ class Controller:
                 label=f"admit {attempt.name}",
                 records=[("admissions", len(records.admissions) - 1)],
                 carries={"token": str(token), "pin": pin.name if pin else "none"},
+                about=attempt.number,
             )
         if purpose is Purpose.FINISH_EFFECT:
             attempt.announcement = accepted.digest_id
         else:
             self._reconcile(world, attempt, pin)
         world.lifecycles.move("attempt", attempt.name, lc.Happening.DISPATCH, world.tick)
-        world.emit(ACTOR, "dispatch", f"dispatches {attempt.name}", f"dispatch {attempt.name}")
+        world.emit(ACTOR, "dispatch", f"dispatches {attempt.name}", f"dispatch {attempt.name}", about=number)
         stall = world.schedule.stall_of(number)
         if stall:
             attempt.silent_until = world.tick + 1 + stall
@@ -255,48 +270,65 @@ class Controller:
     def _reconcile(self, world: World, attempt: Attempt, pin: ReportVersion | None) -> None:
         """Restore every section whose journal record matches the key; plan to redo the rest."""
         by_name = pin is None
+        redo = []
         for step in SECTIONS:
             key_hash = None if by_name else self.key_for(world, pin, step)
             record = world.records.lookup(step, key_hash, by_name) if world.restore else None
             if record is None:
                 attempt.todo.append(step)
+                redo.append((step, self._why_redo(world, step, pin)))
                 continue
             attempt.parts[step] = record.part
             attempt.restored += 1
             if not world.recording:
                 continue
             index = world.records.journal.records.index(record)
-            carried = {
-                "parts": telling_parts([record.part]) or step,
-                "by": "step name" if by_name else "input hash",
-            }
-            # Beyond the article: what else the restored result was computed from, which its key may not name.
-            if also := record.part.also_read:
-                carried["also"] = " ".join(f"{s} {' '.join(versions_with_text(s, h))}" for s, h in also)
+            also = tuple((s, versions_with_text(s, h)) for s, h in record.part.also_read)
             world.emit(
                 attempt.actor,
                 "restore",
                 f"{attempt.name} restores {step} → {record.part.result_id}"
                 + (" (by step name alone)" if by_name else " (same input hash)")
-                + (f", computed from {carried['also']} too" if also else ""),
+                # Beyond the article: what else the restored result was computed from, which its key may
+                # not name.
+                + (f", computed from {_versions_words(also)} too" if also else ""),
                 label=f"{step} restored",
                 step=step,
                 records=[("journal", index)],
-                carries=carried,
+                carries={"by": "step name" if by_name else "input hash"},
+                parts=telling_parts([record.part]) or ((step, ()),),  # its version, where that matters
+                also=also,
             )
         if not attempt.todo:
             attempt.phase = Phase.ASSEMBLE
         elif not world.recording:
             return
         elif attempt.restored:
-            world.emit(attempt.actor, "plan", f"{attempt.name} must redo {', '.join(attempt.todo)}", "plan")
+            said = f"{attempt.name} must redo {', '.join(attempt.todo)}"
+            world.emit(attempt.actor, "plan", said, "plan", redo=redo)
         else:
             world.emit(
                 attempt.actor,
                 "plan",
                 f"{attempt.name} has nothing to restore: computes {', '.join(attempt.todo)}",
                 "plan",
+                redo=redo,
             )
+
+    @staticmethod
+    def _why_redo(world: World, step: str, pin: ReportVersion | None) -> str:
+        """Why a successor must compute ``step`` again (a code of ``REDO_REASONS``): the journal holds no
+        record of it, or its latest was computed from a text the pin does not have, or from the pin's text
+        but under another key (an input the key names changed, beyond the article), or the run restores
+        nothing (the article's counterfactual)."""
+        latest = next((r for r in reversed(world.records.journal.records) if r.step == step), None)
+        if latest is None:
+            return "no-record"
+        if not world.restore:
+            return "not-restoring"
+        if pin is not None and pin.name not in versions_with_text(step, latest.part.read_hash):
+            return "other-version"
+        return "key-differs"
 
     # --- the acceptance transition -----------------------------------------------------------------
 
@@ -315,9 +347,12 @@ class Controller:
             world.lifecycles.move("artifact", instance, lc.Happening.ASSESSED_REFUSED, world.tick)
             if world.recording:
                 why = REASONS[problem["code"]].format(**problem)
-                carried = self._carried(world, attempt, candidate)
+                carried = self._carried(world, attempt)
                 text = f"refuses {candidate.digest_id}: {why}"
-                world.emit(ACTOR, "refused", text, "refused", attempt.actor, carries=carried, reason=problem)
+                world.emit(
+                    ACTOR, "refused", text, "refused", attempt.actor, carries=carried, reason=problem,
+                    parts=telling_parts(candidate.parts),
+                )  # fmt: skip
             if (
                 attempt is self.owner
                 and self._stale_pin(world, attempt)
@@ -346,18 +381,17 @@ class Controller:
                 f"accepted {version or '(no version)'}",
                 attempt.actor,
                 records=[("acceptances", len(records.acceptances.records) - 1)],
-                carries=self._carried(world, attempt, candidate),
+                carries=self._carried(world, attempt),
+                parts=telling_parts(candidate.parts),
             )
         return Verdict.ACCEPTED
 
     @staticmethod
-    def _carried(world: World, attempt: Attempt, candidate: Candidate) -> dict[str, str]:
-        """What a request for acceptance carries that the transition checks: the owner token, the pin, the
-        parts whose version matters; and the report version current as it is judged."""
-        carried = {"token": str(attempt.token), "pin": attempt.pin.name if attempt.pin else "none"}
-        if telling := telling_parts(candidate.parts):
-            carried["parts"] = telling
-        return carried | {"report": world.report.name}
+    def _carried(world: World, attempt: Attempt) -> dict[str, str]:
+        """What a request for acceptance carries that the transition checks: the owner token and the pin
+        (its parts are the event's own field); and the report version current as it is judged."""
+        pin = attempt.pin.name if attempt.pin else "none"
+        return {"token": str(attempt.token), "pin": pin, "report": world.report.name}
 
     def _assess(self, world: World, attempt: Attempt, candidate: Candidate) -> dict[str, str] | None:
         """The assessor (completeness and form) and, with pins on, the mechanical version check: None, or

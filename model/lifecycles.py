@@ -61,6 +61,12 @@ class Transition:
         }
 
 
+def artifact_instance(digest_id: str, attempt: int) -> str:
+    """Each assembled candidate is its own artifact, named by its digest and the attempt that assembled
+    it: the name its lifecycle's instance has in the trace."""
+    return f"{digest_id} by #{attempt}"
+
+
 @dataclass(frozen=True)
 class Machine:
     name: str

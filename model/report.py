@@ -108,13 +108,13 @@ def input_key(own_hash: str, declared: tuple[str, ...]) -> str:
     return sha256(own_hash + "".join(declared)) if declared else own_hash
 
 
-def telling_parts(parts) -> str:
-    """The parts whose version matters, in words: each part whose input is the text of exactly one
-    version, as "s2 v1" ("" when every part reads the same in every version). What a version check
+def telling_parts(parts) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The parts whose version matters: each part whose input is the text of exactly one version, as
+    (step, (version,)); none when every part reads the same in every version. What a version check
     compares, and what a picture labels a message with."""
     telling = []
     for part in parts:
         versions = VERSIONS_WITH_TEXT.get((part.step, part.read_hash), ())
         if len(versions) == 1:
-            telling.append(f"{part.step} {versions[0]}")
-    return ", ".join(telling)
+            telling.append((part.step, versions))
+    return tuple(telling)

@@ -116,6 +116,7 @@ RECORDS = {
     "feed_posts": [{"number": int, "announcement": str, "key": Maybe(str), "attempt": int, "tick": TICK}],
     "feed_keys": [{"key": str, "params": [str], "post": Maybe(int), "tick": TICK}],
 }
+READ = {"step": str, "versions": [str]}  # a section, and the versions whose text it read
 EVENT = {
     "actor": str,
     "kind": str,
@@ -128,6 +129,10 @@ EVENT = {
     "attempt": Maybe(int),
     "step": Maybe(str),
     "reason": Map(str),
+    "parts": [READ],
+    "also": [READ],
+    "about": Maybe(int),
+    "redo": [{"step": str, "why": str}],
 }
 MOVE = {
     "machine": str,
@@ -156,6 +161,9 @@ NEWSLETTER = {
     "quote": Maybe(str),
     "rule_applied": Maybe(str),
     "report_figure_at_start": Maybe(str),
+    "accepted_for": Maybe(str),
+    "accepted_at": Maybe(TICK),
+    "current": bool,
 }
 COUNTS = {
     "model_calls": COUNT,
@@ -175,6 +183,7 @@ FRAME = {
     "records": RECORDS,
     "newsletter": NEWSLETTER,
     "report_figure": str,
+    "keys_forgotten": COUNT,
     "counts": COUNTS,
     "invariants": Map(str),
 }

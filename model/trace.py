@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .simulation import Run
     from .world import World
 
-FORMAT = "durable-work-trace/1"
+FORMAT = "durable-work-trace/2"
 RECORD_KINDS = ("admissions", *PROTECTED_STORES, "feed_posts", "feed_keys")
 
 #: Event kinds that echo what the acting attempt already said (a store confirming a write it applied):
@@ -144,6 +144,21 @@ class Frames:
         return frame_of(world, records, moves)
 
 
+def _read(parts: tuple) -> list[dict]:
+    return [{"step": step, "versions": list(versions)} for step, versions in parts]
+
+
+def _digest_acceptance(world: World, digest: str | None) -> dict:
+    """What the acceptance log holds now of the digest the newsletter took: the version it was first
+    accepted for and when, and whether it is accepted for the report as it is now."""
+    accepted = [a for a in world.records.acceptances.records if digest is not None and a.digest_id == digest]
+    return {
+        "accepted_for": accepted[0].version if accepted else None,
+        "accepted_at": accepted[0].tick if accepted else None,
+        "current": any(a.version == world.report.name for a in accepted),
+    }
+
+
 def frame_of(world: World, records: dict, moves: list) -> dict:
     """The frame of the tick that just ended."""
     tick = world.tick
@@ -166,6 +181,10 @@ def frame_of(world: World, records: dict, moves: list) -> dict:
                 "attempt": e.attempt,
                 "step": e.step,
                 "reason": dict(e.reason),
+                "parts": _read(e.parts),
+                "also": _read(e.also),
+                "about": e.about,
+                "redo": [{"step": step, "why": why} for step, why in e.redo],
             }
             for e in world.events
         ],
@@ -204,8 +223,13 @@ def frame_of(world: World, records: dict, moves: list) -> dict:
             "quote": start.quote if start else None,
             "rule_applied": start.rule if start else None,
             "report_figure_at_start": start.report_figure if start else None,
+            **_digest_acceptance(world, start.digest_id if start else None),
         },
         "report_figure": revenue_figure(world.report.text("s2")),
+        # Keys of posts the feed applied that it no longer remembers (beyond the article, RULES.md §8.1).
+        "keys_forgotten": len(
+            {p.key for p in world.feed.posts if p.key is not None and p.key not in world.feed.remembered}
+        ),
         "counts": {
             "model_calls": world.calls,
             "steps_restored": world.restored,

@@ -77,13 +77,22 @@ class Event(NamedTuple):
     call: int | None = None
     records: tuple[tuple[str, int], ...] = ()
     #: What the message carried that its receiver checks, in words: the owner ``token`` and the store's
-    #: ``epoch``, the ``pin``, the ``parts`` whose version matters ("s2 v1"), the operation ``key``.
+    #: ``epoch``, the ``pin``, the operation ``key``.
     carries: tuple[tuple[str, str], ...] = ()
-    #: As data, for a reader that must not parse ``text``: the attempt whose row the event is drawn in,
-    #: the section step it is about, and a refusal's reason (its ``code`` and the values it names).
+    #: As data, for a reader that must not parse ``text`` or ``label``: the attempt whose row the event is
+    #: drawn in, the section step it is about, and a refusal's reason (its ``code`` and the values it names).
     attempt: int | None = None
     step: str | None = None
     reason: tuple[tuple[str, str], ...] = ()
+    #: The parts whose version matters, as (step, versions): what a record or a request holds, or what a
+    #: successor restored; and (beyond the article, §8.2) the other sections a call or a restored result
+    #: read, with the versions whose text that was.
+    parts: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    also: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: The attempt a controller's event is about (suspected, admitted, dispatched), drawn in its own row.
+    about: int | None = None
+    #: A successor's plan: each step it must compute again, and why (``controller.REDO_REASONS``).
+    redo: tuple[tuple[str, str], ...] = ()
 
 
 class Move(NamedTuple):
@@ -177,6 +186,11 @@ class World:
         carries: dict[str, str] | None = None,
         step: str | None = None,
         reason: dict[str, str] | None = None,
+        *,
+        parts: tuple = (),
+        also: tuple = (),
+        about: int | None = None,
+        redo: tuple = (),
     ) -> None:
         if self.recording:
             said = tuple((carries or {}).items())
@@ -184,7 +198,7 @@ class World:
             attempt = next((a.number for a in self.attempts if a.actor == lane), None)
             self.events.append(
                 Event(actor, kind, text, label or kind, lane, call, tuple(records), said, attempt, step,
-                      tuple((reason or {}).items()))
+                      tuple((reason or {}).items()), tuple(parts), tuple(also), about, tuple(redo))
             )  # fmt: skip
 
     def silence_starts(self, attempt: Attempt, point: str) -> bool:
@@ -268,11 +282,10 @@ class World:
         if not self.recording:
             return
         carries = {"record": _record_words(store, written), "token": str(attempt.token), "epoch": str(epoch)}
-        if telling := telling_parts(part for r in written for part in _parts_of(r)):
-            carries["parts"] = telling
+        parts = telling_parts(part for r in written for part in _parts_of(r))
         if not result.applied:
             text = f"rejects {attempt.name}'s write ({what}): token {attempt.token} < epoch {epoch}"
-            self.emit(store, "write-rejected", text, "rejected", attempt.actor, carries=carries)
+            self.emit(store, "write-rejected", text, "rejected", attempt.actor, carries=carries, parts=parts)
         elif result.stale or reissued:
             text = (
                 f"applies {attempt.name}'s write ({what}) carrying token {attempt.token} under epoch {epoch}"
@@ -288,6 +301,7 @@ class World:
                 attempt.actor,
                 records=where,
                 carries=carries,
+                parts=parts,
                 # The reissued token is why the write passed a check only where there was a check: with
                 # fencing off it would have landed whatever its token (the reason is then fencing's).
                 reason={"code": "token-reissued", "owner": owner.name}
@@ -296,7 +310,9 @@ class World:
             )
         elif n:
             text = f"records {what} (token {attempt.token})"
-            self.emit(store, "write", text, "saved", attempt.actor, records=where, carries=carries)
+            self.emit(
+                store, "write", text, "saved", attempt.actor, records=where, carries=carries, parts=parts
+            )
 
     def emit_feed(self, attempt: Attempt, announcement: str, key, answer: Answer, resend: bool) -> None:
         if not self.recording:
@@ -328,8 +344,7 @@ class World:
 
     @staticmethod
     def artifact_instance(candidate: Candidate) -> str:
-        """Each assembled candidate is its own artifact, named by its digest and who assembled it."""
-        return f"{candidate.digest_id} by #{candidate.attempt}"
+        return lc.artifact_instance(candidate.digest_id, candidate.attempt)
 
     def candidate_of(self, acceptance) -> Candidate:
         lost = [record for store, record in self.lost if store == "candidates"]

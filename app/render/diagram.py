@@ -95,9 +95,13 @@ class Item:
 def lanes_of(trace: dict) -> list[str]:
     """The rows: the report, the controller, each attempt, the journal's records, the stores, the feed, the
     newsletter."""
-    seen = {e["lane"] for f in trace["ticks"] for e in f["events"]}
-    attempts = sorted((s for s in seen if s.startswith("attempt")), key=lambda s: int(s.split("#")[1]))
-    return ["report", "controller", *attempts, JOURNAL, STORES, "feed", "newsletter"]
+    return ["report", "controller", *attempt_lanes(trace), JOURNAL, STORES, "feed", "newsletter"]
+
+
+def attempt_lanes(trace: dict) -> dict[str, int]:
+    """Each attempt's row, by the number of the attempt whose it is, in their order."""
+    drawn = {e["attempt"]: e["lane"] for f in trace["ticks"] for e in f["events"] if e["attempt"] is not None}
+    return {drawn[n]: n for n in sorted(drawn)}
 
 
 def receiver(event: dict) -> str:
@@ -111,10 +115,9 @@ def receiver(event: dict) -> str:
 
 def _fields(event: dict, keys: dict[str, str]) -> dict[str, str]:
     """What a line about ``event`` may say: what it carried, in words, and who did it."""
-    carried = event["carries"]
-    parts, pin = carried.get("parts", ""), carried.get("pin", "none")
-    record = carried.get("record", "")
-    own = parts and parts.split()[0] == record  # a journal write of one section says its version itself
+    carried, parts = event["carries"], event["parts"]
+    pin, record = carried.get("pin", "none"), carried.get("record", "")
+    own = bool(parts) and parts[0]["step"] == record  # a journal write of one section says its version itself
     return (
         dict.fromkeys(("token", "epoch", "record", "reads", "by"), "")
         | carried
@@ -125,13 +128,14 @@ def _fields(event: dict, keys: dict[str, str]) -> dict[str, str]:
             "record_name": record if event["actor"] in ("journal", "effects") else "it",
             "parts": f"· {_from(parts)}" if parts and not own else "",
             "part": _from(parts),
-            "also_from": _from(carried.get("also", "")),
+            "also": " ".join(read["step"] for read in event["also"]),
+            "also_from": _from(event["also"]),
             "pinned": "no pin" if pin == "none" else f"pin {pin}",
             "recorded": "with no version" if pin == "none" else f"for {pin}",
             "label": event["label"],
-            "who": event["lane"].removeprefix("attempt "),
+            "who": who(event),
             "store": STORE_TITLES.get(event["actor"], event["actor"]).lower(),
-            "step": event["label"].rstrip("…"),
+            "step": event["step"] or "",
             "reason": reason_words(event),
             "key": keys.get(carried.get("key", "none"), "no key"),
         }
@@ -151,7 +155,7 @@ def words(kind: str, event: dict, keys: dict[str, str]) -> str:
     # Beyond the article (RULES.md §8.2): a call that read past its section, or a result restored that did.
     if "in_key" in event["carries"]:
         kind = f"{kind} {'declared' if event['carries']['in_key'] == 'yes' else 'undeclared'}"
-    elif kind == "restore" and "also" in event["carries"]:
+    elif kind == "restore" and event["also"]:
         kind = "restore also"
     kind, reason = by_reason(said, kind, event)
     template = said.get(kind, "{label}")
@@ -167,9 +171,19 @@ def by_reason(said: dict[str, str], section: str, event: dict) -> tuple[str, dic
     return (coded, dict(reason)) if reason and coded in said else (section, {})
 
 
-def _from(parts: str) -> str:
-    """ "s2 v1, s3 v1" as "s2 from v1, s3 from v1"."""
-    return ", ".join(" from ".join(p.split(" ")) for p in parts.split(", ")) if parts else ""
+def who(event: dict) -> str:
+    """Whose step an event was, as the page names it: an attempt by its number ("#2"), else its row."""
+    return event["lane"] if event["attempt"] is None else attempt_name(event["attempt"])
+
+
+def attempt_name(number: int) -> str:
+    return f"#{number}"
+
+
+def _from(parts: list[dict]) -> str:
+    """Parts as "s2 from v1, s3 from v1" (a text two versions share: "s1 from v1/v2")."""
+    return ", ".join(f"{p['step']} from {'/'.join(p['versions'])}" if p["versions"] else p["step"]
+                     for p in parts)  # fmt: skip
 
 
 def items_of(
@@ -221,13 +235,9 @@ def journal_items(frame: dict, lost_at: int | None = None) -> list[Item]:
     latest = {r["step"]: n for n, r in enumerate(written)}
     # A step done again replaces the older record in what a successor would find (the name counts all).
     records = sorted((r for n, r in enumerate(written) if latest[r["step"]] == n), key=lambda r: r["step"])
-    restored = {
-        part.split()[0]: e["carries"].get("by", "")
-        for e in frame["events"]
-        if e["kind"] == "restore"
-        for part in e["carries"].get("parts", "").split(", ")
-        if part
-    }
+    # What the successor planning now decided of each step: restored (and how), or redone (and why).
+    restored = {e["step"]: e["carries"].get("by", "") for e in frame["events"] if e["kind"] == "restore"}
+    redone = {r["step"]: r["why"] for e in frame["events"] if e["kind"] == "plan" for r in e["redo"]}
     planner = next((e["attempt"] for e in frame["events"] if e["kind"] in ("plan", "restore")), None)
     pin = next((a["pin"] for a in frame["attempts"] if a["attempt"] == planner), None) or ""
     lines = []
@@ -239,7 +249,7 @@ def journal_items(frame: dict, lost_at: int | None = None) -> list[Item]:
         known = known if record.get("input_hash") else f"({known})"
         line = said["journal record"].format(step=record["step"], versions=known, token=record["token"])
         if planner is not None:
-            line += " " + _reuse_words(said, restored.get(record["step"]), pin, versions)
+            line += " " + _reuse_words(said, restored.get(record["step"]), redone.get(record["step"]), pin)
         lines.append(line)
     if planner is None:  # two to a line where they fit: the row stays short where it only holds
         packed: list[str] = []
@@ -252,18 +262,20 @@ def journal_items(frame: dict, lost_at: int | None = None) -> list[Item]:
     return [Item(JOURNAL, "saved", line) for line in lines]
 
 
-def _reuse_words(said: dict[str, str], restored_by: str | None, pin: str, versions: list[str]) -> str:
-    """Why a planning successor reuses a step's record or redoes it. Only the section's own braces are
-    filled: the record's words (from the trace) are never formatted a second time, whatever they hold."""
+def _reuse_words(said: dict[str, str], restored_by: str | None, redone_why: str | None, pin: str) -> str:
+    """Why a planning successor reuses a step's record or redoes it, as the model decided. Only the
+    section's own braces are filled: the record's words (from the trace) are never formatted a second
+    time, whatever they hold."""
     if restored_by is not None:
         return said["journal restored by name" if restored_by == "step name" else "journal restored"].format(
             pin=pin
         )
-    return said["journal changed" if pin and pin not in versions else "journal redone"].format(pin=pin)
+    return said["journal changed" if redone_why == "other-version" else "journal redone"].format(pin=pin)
 
 
-def lane_name(lane: str, frame: dict) -> tuple[str, str]:
-    """A row's name, and what it holds at this tick (the report's version, a token, the epoch)."""
+def lane_name(lane: str, frame: dict, attempts: dict[str, int]) -> tuple[str, str]:
+    """A row's name, and what it holds at this tick (the report's version, a token, the epoch);
+    ``attempts`` gives the attempts' rows (``attempt_lanes``)."""
     if lane == "report":
         return "report", frame["report"]
     if lane == STORES:
@@ -273,20 +285,19 @@ def lane_name(lane: str, frame: dict) -> tuple[str, str]:
         hashed = all(r.get("input_hash") for r in records)
         holds = sections("diagram")["journal holds" if hashed else "journal holds unhashed"]
         return JOURNAL, holds.format(n=len(records)) if records else ""
-    if lane.startswith("attempt"):
-        return lane.removeprefix("attempt "), _token_of(lane, frame)
+    if number := attempts.get(lane):
+        return attempt_name(number), _token_of(number, frame)
     if lane == "feed":  # a feed that forgets keys (beyond the article) says how many it no longer has
-        kept = {r["key"] for r in frame["records"]["feed_keys"]}
-        gone = {p["key"] for p in frame["records"]["feed_posts"] if p["key"] and p["key"] not in kept}
-        said = sections("diagram")["feed forgot"].format(n=len(gone), s="" if len(gone) == 1 else "s")
+        gone = frame["keys_forgotten"]
+        said = sections("diagram")["feed forgot"].format(n=gone, s="" if gone == 1 else "s")
         return "feed", said if gone else ""
     return lane, ""
 
 
-def _token_of(lane: str, frame: dict) -> str:
-    """The owner token of the attempt whose row ``lane`` is, once it has been admitted."""
-    tokens = {f"attempt #{a['attempt']}": a["token"] for a in frame["attempts"]}
-    return f"token {tokens[lane]}" if lane in tokens else ""
+def _token_of(number: int, frame: dict) -> str:
+    """The owner token of attempt ``number``, once it has been admitted."""
+    tokens = {a["attempt"]: a["token"] for a in frame["attempts"]}
+    return f"token {tokens[number]}" if number in tokens else ""
 
 
 def past_marks(trace: dict, tick: int) -> dict[tuple[int, str], tuple[str, list[str]]]:
@@ -333,6 +344,7 @@ class Layout:
     broken: dict[tuple[int, str], list[str]]
     items: list[Item]  # the current tick's lines
     messages: list[tuple[str, str]]  # and its messages
+    attempts: dict[str, int]  # the attempts' rows, by number
 
     def x(self, t: int, tick: int) -> float:
         """The left edge of tick ``t``'s column when ``tick`` is the current one."""
@@ -346,13 +358,8 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
     run a reader is comparing with), each row is as tall as either run needs at this tick, so flipping a
     switch back and forth does not move the rows under the pointer. ``large`` (presenter mode, one screen
     of a projector) keeps two lines a row, and the journal's row only where a successor plans from it."""
-    lanes, keys = lanes_of(trace), key_names(trace)
-    # A row switch's value is a third line under what the row holds (the report's version, a token, the
-    # epoch, the journal's count); the feed, the newsletter and the controller hold nothing, so theirs is
-    # the second, unless the feed says at some tick what it forgot (beyond the article): then the third.
-    empty = ("feed", "newsletter", "controller")
-    holds = {lane: lane not in empty or any(lane_name(lane, f)[1] for f in trace["ticks"]) for lane in lanes}
-    lines = {lane: 3 if lane in ROW_SWITCH and holds[lane] and not large else 2 for lane in lanes}
+    lanes, keys, attempts = lanes_of(trace), key_names(trace), attempt_lanes(trace)
+    lines = _least_lines(trace, lanes, attempts, large)
     longest, most_messages, names = 10, 0, 0
     breaches = breaches_at(trace)
 
@@ -370,13 +377,13 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
             now = (items, messages)
             grow(items)
         for lane in lanes:
-            names = max(names, *map(len, lane_name(lane, frame)))
+            names = max(names, *map(len, lane_name(lane, frame, attempts)))
         longest = max([longest, *(len(line) for i in items for line in i.lines)])
         most_messages = max(most_messages, len(messages))
     if beside is not None and tick < len(beside["ticks"]):
         grow(tick_items(beside["ticks"][tick], key_names(beside), breaches_at(beside))[0])
-    admitted = {f"attempt #{a['attempt']}" for a in trace["ticks"][tick]["attempts"]}
-    lanes = [lane for lane in lanes if not lane.startswith("attempt") or lane in admitted]
+    admitted = {a["attempt"] for a in trace["ticks"][tick]["attempts"]}
+    lanes = [lane for lane in lanes if lane not in attempts or attempts[lane] in admitted]
     if large and not _plans(trace["ticks"][tick]):
         lanes.remove(JOURNAL)
     top, y = {}, TOP
@@ -388,7 +395,18 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
     wide = gutter + MARK_WIDTH + CHAR * longest + 4  # CHAR is generous: the words end short of it
     name_width = math.ceil(max(BOLD * names, SMALL * max(map(len, row_switch_lines())))) + 18
     width = name_width + PAST * trace["end_tick"] + wide + 6
-    return Layout(lanes, top, height, name_width, wide, gutter, width, y, keys, breaches, *now)
+    return Layout(lanes, top, height, name_width, wide, gutter, width, y, keys, breaches, *now, attempts)
+
+
+def _least_lines(trace: dict, lanes: list[str], attempts: dict[str, int], large: bool) -> dict[str, int]:
+    """The lines each row has at least. A row switch's value is a third line under what the row holds
+    (the report's version, a token, the epoch, the journal's count); the feed, the newsletter and the
+    controller hold nothing, so theirs is the second, unless the feed says at some tick what it forgot
+    (beyond the article): then the third."""
+    empty = ("feed", "newsletter", "controller")
+    holds = {lane: lane not in empty or any(lane_name(lane, f, attempts)[1] for f in trace["ticks"])
+             for lane in lanes}  # fmt: skip
+    return {lane: 3 if lane in ROW_SWITCH and holds[lane] and not large else 2 for lane in lanes}
 
 
 SYMBOL = {mark: (symbol, css) for mark, symbol, css in MARKS}
@@ -480,7 +498,7 @@ def _rows(at: Layout, frame: dict, switches: dict[str, str] | None, large: bool 
     when ``large``: presenter mode keeps to one screen)."""
     out = _bands(at)
     for lane in at.lanes:
-        name, holds = lane_name(lane, frame)
+        name, holds = lane_name(lane, frame, at.attempts)
         setting = ROW_SWITCH.get(lane) if switches is not None else None
         value = ""
         if setting and not large:
@@ -568,7 +586,7 @@ def _past(at: Layout, trace: dict, tick: int) -> list[str]:
             continue
         symbol, css = SYMBOL[mark]
         x, y = at.x(t, tick) + PAST / 2, _line_y(at, lane, 0)
-        said = f"t{t}, {lane_name(lane, trace['ticks'][t])[0]}: {'; '.join(lines)}"
+        said = f"t{t}, {lane_name(lane, trace['ticks'][t], at.attempts)[0]}: {'; '.join(lines)}"
         # A cell where several things happened says how many beside its mark (the tooltip lists them).
         more = f'<tspan class="count" dx="1" dy="-5">{len(lines)}</tspan>' if len(lines) > 1 else ""
         out.append(
@@ -661,8 +679,7 @@ def legend_html(brief: bool = False) -> str:
         f'<li><span class="mark {css}" aria-hidden="true">{symbol}</span> {escape(words["mark " + m])}</li>'
         for m, symbol, css in MARKS
     )
-    note = " ".join(words["mark switch"].split())
-    said = ". ".join(note.split(". ")[:2]) + "." if brief else note
+    said = " ".join(words["mark switch brief" if brief else "mark switch"].split())
     switches = f'<p class="legend-note">{escape(said)}</p>'
     return f'<ul class="legend" aria-label="What the diagram\'s marks mean">{items}</ul>{switches}'
 
@@ -695,6 +712,8 @@ def tick_caption(trace: dict, tick: int) -> str:
     if not events:
         return sections("ticks")["quiet"]
     top, keys = events[0], key_names(trace)
+    if broken:  # the sentence is about the event that broke it (an acceptance, not a stale write beside it)
+        top = next((e for e in events if e["kind"] in COVERS.get(f"breach {broken[0]}", ())), top)
     fields = _fields(top, keys)
     for event in frame["events"]:  # what the top event did not carry, from its sender's other events
         if event["lane"] == top["lane"]:
@@ -735,16 +754,16 @@ COVERS = {
 def _context(frame: dict) -> dict[str, str]:
     """What a caption may say beyond its event: who was suspected, what a successor restored, and what
     the digest the newsletter took was accepted for."""
-    suspect = next((e["label"].split()[0] for e in frame["events"] if e["kind"] == "unknown"), "")
-    restored = [_from(e["carries"].get("parts", "")) for e in frame["events"] if e["kind"] == "restore"]
-    digest = frame["newsletter"]["digest"]
-    acceptance = next((a for a in frame["records"]["acceptances"] if a["digest"] == digest), None)
+    suspect = next((attempt_name(e["about"]) for e in frame["events"] if e["kind"] == "unknown"), "")
+    restored = [_from(e["parts"]) for e in frame["events"] if e["kind"] == "restore"]
+    newsletter = frame["newsletter"]
+    accepted_at = newsletter["accepted_at"]
     return {
         "suspect": suspect,
         "restored": ", ".join(restored) or "nothing",
-        "accepted_for": (acceptance or {}).get("version") or "",
-        "accepted_at": "" if acceptance is None else str(acceptance["tick"]),
-        "quote": frame["newsletter"]["quote"] or "",
+        "accepted_for": newsletter["accepted_for"] or "",
+        "accepted_at": "" if accepted_at is None else str(accepted_at),
+        "quote": newsletter["quote"] or "",
         "report_figure": frame["report_figure"] or "",
     }
 
@@ -754,9 +773,9 @@ def _telling(event: dict) -> tuple[int, int]:
     admission that came before it, and of two such restores the one of a part from an older version (the
     stale one) comes first."""
     by_name = event["kind"] == "restore" and event["carries"].get("by") == "step name"
-    stale = by_name and " " in event["carries"].get("parts", "")  # "s2 v1": the version matters
+    stale = by_name and any(p["versions"] for p in event["parts"])  # a part whose version matters
     # Beyond the article: a result restored by a key that does not name all it read is as telling.
-    unsound = event["kind"] == "restore" and "also" in event["carries"]
+    unsound = event["kind"] == "restore" and bool(event["also"])
     return CAPTION_ORDER.index("restore by name" if by_name or unsound else event["kind"]), 0 if stale else 1
 
 
@@ -767,14 +786,15 @@ def _section(event: dict, frame: dict, trace: dict) -> str:
             return "restore step name"
         # Beyond the article: restored by a key that does not name everything the result read; harmless
         # only while the text it also read is still the report's.
-        if "also" not in event["carries"]:
+        if not event["also"]:
             return "restore input hash"
-        also_read = event["carries"]["also"].split()[-1]  # "s2 v1": the version of the text also read
-        return "restore input hash also" + (" current" if also_read == frame["report"] else "")
+        # Harmless while the text it also read is the report's as it is now.
+        current = all(frame["report"] in read["versions"] for read in event["also"])
+        return "restore input hash also" + (" current" if current else "")
     if event["kind"] == "admission":
-        if event["label"] == "admit #1":
+        if event["about"] == 1:
             return "admission first"
-        admitted = next((a for a in frame["attempts"] if f"admit #{a['attempt']}" == event["label"]), None)
+        admitted = next((a for a in frame["attempts"] if a["attempt"] == event["about"]), None)
         if admitted and admitted["purpose"] == "finish-effect" and "unknown" in kinds:
             return "admission finish"
         fenced = trace["switches"].get("fencing") == "on"
@@ -788,13 +808,10 @@ def _section(event: dict, frame: dict, trace: dict) -> str:
         died = any(e["kind"] == "died" and e["lane"] == event["lane"] for e in frame["events"])
         return "post-applied confirmed" if answered else "post-applied died" if died else "post-applied"
     if event["kind"] == "woke":
-        replaced = any(a["attempt"] > int(event["lane"].split("#")[1]) for a in frame["attempts"])
+        replaced = any(a["attempt"] > event["attempt"] for a in frame["attempts"])
         return "woke" if replaced else "woke alone"
     if event["kind"] == "newsletter-start" and frame["newsletter"]["digest"]:
-        current = any(
-            a["digest"] == frame["newsletter"]["digest"] and a["version"] == frame["report"]
-            for a in frame["records"]["acceptances"]
-        )
+        current = frame["newsletter"]["current"]
         if current and frame["newsletter"]["quote"] != frame["report_figure"]:
             return "newsletter-start misquoted"  # beyond the article (§8.2): accepted, and still wrong
         return "newsletter-start" if current else "newsletter-start other"
@@ -883,11 +900,11 @@ def key_moments(trace: dict, parts_at: int | None = None) -> list[tuple[int, str
             key=lambda e: MOMENT_KINDS.index(e["kind"]),
         ):
             named.setdefault(said[f"moment {e['kind']}"].format(**_fields(e, keys)), MARK_OF_KIND[e["kind"]])
+        # The first of each moment, once (a breach every time): the mark is that of what is named.
+        named = {name: mark for name, mark in named.items() if name not in seen}
+        seen.update(named)
         for (at, _), titles_broken in broken.items():
             named.update({f"breaks: {title}": "broken" for title in titles_broken if at == t})
-        # The first of each moment, once (a breach every time): the mark is that of what is named.
-        named = {name: mark for name, mark in named.items() if name not in seen or name.startswith("breaks")}
-        seen.update(named)
         if t == parts_at:
             named = {said["moment parts"]: "control", **named}
         if named:
@@ -898,11 +915,11 @@ def key_moments(trace: dict, parts_at: int | None = None) -> list[tuple[int, str
 def said(trace: dict, upto: int) -> list[list[tuple[str, str]]]:
     """Each tick's events to ``upto``, as (row's name, the diagram's words): what a list beside the
     picture, the text view or a verdict of the tour reads out, with no hash in sight."""
-    keys, broken = key_names(trace), breaches_at(trace)
+    keys, broken, attempts = key_names(trace), breaches_at(trace), attempt_lanes(trace)
     out = []
     for frame in trace["ticks"][: upto + 1]:
         items, _ = items_of(frame, keys, broken)
-        out.append([(lane_name(item.lane, frame)[0], item.words) for item in items])
+        out.append([(lane_name(item.lane, frame, attempts)[0], item.words) for item in items])
     return out
 
 

@@ -7,15 +7,15 @@ from functools import cache
 from html import escape
 
 from app.render.lifecycle_layout import TEMPLATES, file_name, slug
-from app.render.names import hash_names
+from app.render.names import artifact_names, hash_names
 from model.lifecycles import MACHINE_BY_NAME
 
 
 def _instance_label(machine: str, instance: str, names: dict[str, str]) -> str:
-    """An instance as a reader knows it: "digest 1 (by #2)", "post of digest 1", "#2"."""
+    """An instance as a reader knows it: "digest 1 (#2)", "post of digest 1", "#2" (``names`` holds the
+    run's hashes and its artifacts by name)."""
     if machine == "artifact":
-        digest, _, by = instance.partition(" by ")
-        return f"{names.get(digest, digest)} ({by})"
+        return names.get(instance, instance)
     if machine == "effect":
         return f"post of {names.get(instance, instance)}"
     return instance
@@ -145,5 +145,6 @@ def _chips(by_state: dict[str, list[str]]) -> str:
 def lifecycles_html(trace: dict, tick: int, animate: bool = False) -> str:
     """The three machines at ``tick``, side by side where the width allows."""
     frame, names = trace["ticks"][tick], hash_names(trace)
+    names |= artifact_names(trace, names)
     drawn = "".join(lifecycle_svg(m, frame, animate, names, trace, trace["ticks"]) for m in trace["machines"])
     return f'<div class="machines">{drawn}</div>'

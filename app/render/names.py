@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import string
 
+from model.lifecycles import artifact_instance
+
 
 def key_names(trace: dict) -> dict[str, str]:
     """Operation keys by name: key A, key B, … in the order they are first sent ("none" is "no key")."""
@@ -31,3 +33,11 @@ def hash_names(trace: dict) -> dict[str, str]:
         versions = " or ".join(entry["part"]["computed_from"]) or "no version"
         names.setdefault(entry["input_hash"], f"{entry['step']} of {versions}")
     return names | key_names(trace)
+
+
+def artifact_names(trace: dict, names: dict[str, str]) -> dict[str, str]:
+    """Each artifact lifecycle's instance as a reader knows it, "digest 1 (#2)": from every candidate the
+    run wrote (one lost later included), its digest by ``names``, and the attempt that assembled it."""
+    written = [frame["records"]["candidates"] for frame in trace["ticks"]]
+    candidates = [(c["digest"], c["attempt"]) for records in written for c in records]
+    return {artifact_instance(d, n): f"{names.get(d, d)} (#{n})" for d, n in candidates}

@@ -200,7 +200,8 @@ def test_the_current_column_holds_its_words_and_the_columns_never_overlap():
         assert CHAR * len(f"t{trace['end_tick']}") < PAST, "a past tick's label fits its column"
         frame = trace["ticks"][tick]
         for lane in at.lanes:
-            assert all(BOLD * len(words) <= at.name_width for words in lane_name(lane, frame)), (what, lane)
+            named = lane_name(lane, frame, at.attempts)
+            assert all(BOLD * len(words) <= at.name_width for words in named), (what, lane)
 
 
 def test_the_diagrams_words_come_from_the_events_data_not_their_text():
@@ -235,8 +236,8 @@ def test_the_feeds_row_says_when_it_no_longer_has_a_key():
     from model import Switches, run, trace_dict
 
     frames = trace_dict(run(Switches(feed_keys="2-ticks")))["ticks"]
-    assert [lane_name("feed", frames[t])[1] for t in (12, 13, 14)] == ["", "forgot 1 key", ""]
-    assert {lane_name("feed", f)[1] for f in trace_dict(run(Switches()))["ticks"]} == {""}
+    assert [lane_name("feed", frames[t], {})[1] for t in (12, 13, 14)] == ["", "forgot 1 key", ""]
+    assert {lane_name("feed", f, {})[1] for f in trace_dict(run(Switches()))["ticks"]} == {""}
 
 
 @pytest.mark.parametrize("name", list(PRESETS))
@@ -291,3 +292,28 @@ def test_each_caption_claims_only_what_its_tick_s_records_bear_out(values):
             assert [a["tick"] for a in accepted if a["digest"] == digest] == [int(match[1])], caption
         if "starts on a digest that was never accepted" in caption:
             assert all(a["digest"] != digest for a in accepted), caption
+
+
+def test_a_breach_s_sentence_is_about_the_event_that_broke_it():
+    """With fencing and pins off, #1's stale journal write lands at t9 in the tick the controller accepts
+    #2's digest: the sentence of *Nothing superseded accepted* named #1 and no part ("although it holds
+    and the report is now v2"); it is #2's digest, holding s2 from v1."""
+    from app.render.diagram import tick_caption
+    from model import Switches, run, trace_dict
+
+    caption = tick_caption(trace_dict(run(Switches(fencing="off", pins="off"))), 9)
+    assert "accepts #2's digest although it holds s2 from v1 and the report is now v2" in caption
+    assert "token 41 lands in the journal" in caption  # the stale write, in a sentence of its own
+
+
+def test_the_journal_row_says_what_the_plan_decided_for_each_record():
+    """Where a successor plans, each record's line says the model's decision: s2's record is from v1, not
+    the pin (redo for that reason); with s1 declaring s2 (§8.2) s1's record is redone under its key."""
+    from app.render.diagram import journal_items
+    from model import Switches, run, trace_dict
+
+    def lines(**switches):
+        return [i.words for i in journal_items(trace_dict(run(Switches(**switches)))["ticks"][5])]
+
+    assert lines() == ["s1 · v1/v2 · 41 ✓ same in v2", "s2 · v1 · 41 ✗ not v2: redo"]
+    assert lines(s1_reads="s2-declared") == ["s1 · v1/v2 · 41 ✗ redo", "s2 · v1 · 41 ✗ not v2: redo"]

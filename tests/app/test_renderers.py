@@ -89,6 +89,50 @@ def test_no_function_of_the_app_runs_over_fifty_lines():
     assert long == []
 
 
+#: Methods that take a string apart: in a renderer they would read a model fact out of words.
+PARSING = {"split", "rsplit", "partition", "rpartition", "removeprefix", "removesuffix", "startswith",
+           "endswith", "splitlines", "strip", "lstrip", "rstrip"}  # fmt: skip
+#: Where a renderer takes apart text that is no model's: Graphviz's own SVG, and a state's name made an id.
+NOT_THE_MODEL_S = {"app/render/lifecycle_layout.py:template", "app/render/lifecycle_layout.py:slug"}
+
+
+def test_no_renderer_reads_a_model_fact_out_of_words():
+    """The renderers draw what the trace's fields say (an event's attempt, step, parts, what a plan redoes,
+    whether the newsletter's digest is current): none splits, strips or matches a label, a lane's name, an
+    instance's name or a paragraph. Allowed: collapsing whitespace (" ".join(words.split())), and an
+    event's ``label`` or ``text`` read only to be written out as a template's {label} or {text}."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "app" / "render").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        parent = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        where = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                where.update(dict.fromkeys(ast.walk(node), node.name))
+        for node in ast.walk(tree):
+            name = f"{path.relative_to(ROOT)}:{where.get(node, '')}"
+            called = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            method = node.func.attr if called else ""
+            if method in PARSING:
+                above = parent.get(node)
+                joined = isinstance(above, ast.Call) and getattr(above.func, "attr", "") == "join"
+                collapsing = not node.args and (method == "strip" or method == "split" and joined)
+                if not collapsing and name not in NOT_THE_MODEL_S:
+                    found.append(f"{name}: {ast.unparse(node)}")
+            words = isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+            if words and node.slice.value in ("label", "text"):
+                above = parent.get(node)
+                written_out = isinstance(above, ast.Dict) and any(
+                    isinstance(k, ast.Constant) and k.value == node.slice.value and v is node
+                    for k, v in zip(above.keys, above.values, strict=True)
+                )
+                if not written_out:
+                    found.append(f"{name}: {ast.unparse(above)}")
+    assert found == []
+
+
 HASH = re.compile(r"\b[0-9a-f]{8}\b")
 
 

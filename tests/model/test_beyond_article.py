@@ -153,14 +153,16 @@ def test_the_sixth_is_shown_only_where_a_step_reads_past_its_section():
 
 def test_a_call_and_a_restore_say_what_they_read_past_the_key():
     events = [
-        (frame["tick"], e["kind"], e["carries"])
+        (frame["tick"], e["kind"], e)
         for frame in trace_dict(run(Switches(s1_reads="s2-undeclared")))["ticks"]
         for e in frame["events"]
         if e.get("step") == "s1" and e["kind"] in ("model-call", "restore")
     ]
     (_, _, call), (_, _, restore) = events
-    assert call["also"] == "s2" and call["in_key"] == "no"
-    assert restore["also"] == "s2 v1" and restore["by"] == "input hash"
+    assert call["also"] == [{"step": "s2", "versions": ["v1"]}] and call["carries"]["in_key"] == "no"
+    # #2 restores at t5, when the report is v2: the result read s2 as v1 said it.
+    assert restore["also"] == [{"step": "s2", "versions": ["v1"]}]
+    assert restore["carries"]["by"] == "input hash"
     declared = trace_dict(run(Switches(s1_reads="s2-declared")))
     calls = [
         e
@@ -280,3 +282,18 @@ def test_an_accepted_digest_a_fresh_build_would_not_make_is_a_wrong_digest_accep
     assert "rebuild-differs" in undeclared.invariants_broken and undeclared.wrong_digest_accepted
     declared = run(Switches.from_mapping({"s1_reads": "s2-declared"})).outcome()
     assert not declared.invariants_broken and not declared.wrong_digest_accepted
+
+
+def test_a_successor_s_plan_says_why_each_step_is_computed_again():
+    """The plan names each step to redo with the model's reason, so a picture need not work it out: on the
+    main schedule #2 (pinned v2) finds s2's record computed from v1, and no record of s3 or s4; with s1
+    declaring that it reads s2 (§8.2), s1's record read v2's text of s1 but under a key v2 no longer has."""
+
+    def plan_at_t5(**switches):
+        frame = trace_dict(run(Switches(**switches)))["ticks"][5]
+        (plan,) = [e for e in frame["events"] if e["kind"] == "plan"]
+        return {r["step"]: r["why"] for r in plan["redo"]}
+
+    assert plan_at_t5() == {"s2": "other-version", "s3": "no-record", "s4": "no-record"}
+    assert plan_at_t5(s1_reads="s2-declared")["s1"] == "key-differs"
+    assert plan_at_t5(pins="off") == {"s3": "no-record", "s4": "no-record"}  # by name: s1, s2 restored
