@@ -180,6 +180,7 @@ def write_pages(site: Path) -> None:
     (site / "selfcheck.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
     shutil.copytree(ROOT / "static", site / "static")
     shutil.copy2(SHARED, site / "static" / SHARED.name)  # what the light page shares with the served app
+    shutil.copy2(SHARED.parent / "moves.js", site / "static" / "moves.js")  # the light page's rules of moves
     for css in ("diagrams.css", "explainer.css"):  # the app's own styles, for the pictures and controls
         shutil.copy2(ROOT / "app" / css, site / "static" / css)
 

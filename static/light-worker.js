@@ -8,6 +8,7 @@
 // redraws, and a key's playback is timed here, once, however many frames show it. ``at`` is when the
 // move to the tick shown was made, in the frame where the reader made it: news is what is newer.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { isNews, joiningActions, stamp } from "./moves.js";
 
 let light = null;
 let restored = false; // whether Python came from the build's snapshot
@@ -102,18 +103,12 @@ function leave(key, port) {
   light.close(key);
 }
 
-// When the tick of ``key`` is ``tick`` after a call made at ``at``: the time of the move that put it there.
-function stamp(key, tick, at) {
-  const [before, when] = moves.get(key) || [null, 0];
-  const now = tick === before ? when : at;
-  moves.set(key, [tick, now]);
-  return now;
-}
 
 // After every call on a key: the other callers of the key are told, and the key plays on, or stops.
 function after(key, json, from, at) {
   const { tick, playing, period } = JSON.parse(json);
-  const moved = stamp(key, tick, at);
+  moves.set(key, stamp(moves.get(key), tick, at));
+  const moved = moves.get(key)[1]; // when the move that put the key on its tick was made
   for (const port of members.get(key) || []) if (port !== from) port.postMessage({ push: json, at: moved });
   clearTimeout(players.get(key));
   if (playing && members.has(key)) {
@@ -126,10 +121,8 @@ function after(key, json, from, at) {
 
 // A frame joining a page that exists: its own tick moves are kept only if newer than the page's last.
 function joining(key, args, at) {
-  const [, when] = moves.get(key) || [null, -1];
-  if (when < 0 || at > when) return args;
-  const kept = JSON.parse(args[2] || "[]").filter((entry) => !(Array.isArray(entry) && entry[0] === "go"));
-  return [args[0], args[1], JSON.stringify(kept)];
+  const actions = JSON.parse(args[2] || "[]");
+  return [args[0], args[1], JSON.stringify(joiningActions(actions, at, moves.get(key)?.[1] ?? null))];
 }
 
 function serve(port) {
@@ -159,7 +152,7 @@ function serve(port) {
         return;
       }
       const group = call === "start" && args[1] ? `group:${args[1]}` : null;
-      if (call === "act" && args[1] === "go" && at < (moves.get(args[0]) || [null, -1])[1]) {
+      if (call === "act" && args[1] === "go" && moves.has(args[0]) && isNews(moves.get(args[0])[1], at)) {
         args[1] = ""; // a told tick older than the page's last move: answered with the page as it is
       }
       const json = light[call](...(group ? joining(group, args, at) : args));

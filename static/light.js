@@ -6,11 +6,11 @@
 // in order. Python starts where the reader has got to: the pre-render's link and what was done on it.
 
 import { follow, holdStill, joinGroup, watchHeight } from "./frame.js";
+import { enqueue, isNews, playerTick, remember, tourStepAfter } from "./moves.js";
 import { startPython } from "./python.js";
 
 const PARTS = ["header", "tour", "player", "lead", "figure", "badges", "outcome", "legend", "lifecycles", "records",
   "switches"];
-const STEPS = { first: () => 0, back: (t) => t - 1, forward: (t) => t + 1 };
 // What only moves the tick or plays: shared in a group as a tick, not as an action.
 const MOVES = new Set(["first", "back", "forward", "last", "go", "advance", "toggle"]);
 const INTERACTIVE = "input, textarea, select, button, summary, [role=button], a";
@@ -53,9 +53,8 @@ const group = GROUP.test(groupName) ? joinGroup(groupName, {
   now: () => Number(root.dataset.tick),
   // Done as told, so not told back. A told tick whose move was made before the one shown here is late
   // news (it would pull the whole group back).
-  go: (tick, at) => {
-    if (at > movedAt) act("go", String(tick), "", { told: true, at });
-  },
+  go: (tick, at) => act("go", String(tick), "", { told: true, at }),
+  shownAt: () => movedAt, // a tick the worker pushed is a move shown here too
   acted: (entry) => act(...entry, { told: true }),
 }) : null;
 
@@ -142,10 +141,8 @@ function actLocally(action, value, part, at, told = false) {
   const last = prerender.data.ticks.length - 1;
   const tour = prerender.data.tour;
   const to = (t) => {
-    const clamped = Math.max(0, Math.min(last, t));
-    prerender.done = prerender.done.filter(([a]) => a !== "go"); // only where the reader ends up counts
-    prerender.done.push(["go", String(clamped), ""]);
-    paint({ ...frame(clamped), at }, { told });
+    prerender.done = remember(prerender.done, ["go", String(t), ""]);
+    paint({ ...frame(t), at }, { told });
     return true;
   };
   if (part === "tour" && tour) {
@@ -159,16 +156,15 @@ function actLocally(action, value, part, at, told = false) {
       prerender.done.push([action, value, part]);
       return to(tour.ask);
     }
-    const step = tour.step + (action === "next" ? 1 : action === "back" ? -1 : 0);
-    if (step !== tour.step && step >= 1 && step <= manifest.browser.tour_steps) {
+    const step = tourStepAfter(action, tour.step, manifest.browser.tour_steps);
+    if (step !== null) {
       open(`tour-${step}`, `?tour=${step}`).catch(() => wait([action, value, part]));
       return true;
     }
     return false;
   }
-  if (Object.hasOwn(STEPS, action)) return to(STEPS[action](tick));
-  if (action === "last") return to(last);
-  if (action === "go" && TICK.test(value)) return to(Number(value));
+  const moved = playerTick(action, value, tick, last, (v) => TICK.test(v));
+  if (moved !== null) return to(moved);
   if (action === "preset" && manifest.chapters.includes(value)) {
     open(value, `?preset=${value}`, 0).catch(() => wait([action, value, part]));
     return true;
@@ -201,14 +197,10 @@ function act(action, value, part = "", { told = false, own = !told, at = Date.no
   say("Python is still loading in your browser; this will be done as soon as it is ready.");
 }
 
-// Queue an action for Python. A tick asked for replaces any tick asked for before it (only where the
-// reader ends up counts), and the queue has a limit: another page of the site cannot fill it.
+// Queue an action for Python (moves.js's enqueue: a tick replaces an earlier one, and the queue has a
+// limit, so another page of the site cannot fill it).
 function wait(entry) {
-  if (entry[0] === "go") {
-    for (let i = pending.length - 1; i >= 0; i -= 1) if (pending[i][0] === "go") pending.splice(i, 1);
-  }
-  pending.push(entry);
-  if (pending.length > MAX_PENDING) pending.shift();
+  pending.splice(0, pending.length, ...enqueue(pending, entry, MAX_PENDING));
   root.dataset.queued = String(pending.length); // for the tests: what Python will be handed
 }
 
@@ -351,7 +343,7 @@ const worker = startPython(manifest.wheels, {
   answerWithin: 20000, // a light call takes well under a second; twenty without an answer is a dead worker
   onPush: (parts) => {
     // A push about a move older than one shown here is late: this frame's newer move is on its way.
-    if (!python || parts.key !== key || parts.at < movedAt) return;
+    if (!python || parts.key !== key || isNews(movedAt, parts.at)) return;
     paint(parts, { told: true });
     if (parts.changed) say(parts.changed, "group", 8);
   },
@@ -367,7 +359,7 @@ const started = () => {
       key = first.key;
       // What the reader (or the group) did here while Python was starting is done now, in order: a
       // newer tick first (painting Python's older one would jump back), then what waited.
-      const newer = movedAt > (first.at ?? 0) ? root.dataset.tick : null;
+      const newer = isNews(movedAt, first.at ?? 0) ? root.dataset.tick : null;
       if (newer === null) paint(first);
       else act("go", newer, "", { own: false, at: movedAt });
       for (const [action, value, part] of pending.splice(0)) act(action, value, part);

@@ -84,3 +84,48 @@ def test_the_browser_code_declares_no_link_pattern_or_key_of_its_own():
         code = script.read_text(encoding="utf-8")
         for copy in copies:
             assert copy not in code, (script.name, copy)
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    assert node, "node is needed to check the browser code"
+    return node
+
+
+def test_the_browser_s_rules_pass_their_own_tests():
+    """app/views/js/moves.js (a newer move wins, the pre-render's player and tour buttons, what waits for
+    Python) under Node's test runner: tests/js/."""
+    done = subprocess.run([_node(), "--test", str(ROOT / "tests" / "js")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def test_the_pre_render_s_player_moves_the_tick_as_python_s_does():
+    """The light page steps its pre-render before Python is there; Python's player takes over from the
+    tick it reached. Every action, from every tick, with ticks in and out of the run, must agree."""
+    import json
+
+    from app.state import ReaderState
+    from app.url import browser_table
+
+    state = ReaderState()
+    last = state.end_tick
+    cases = [(a, v, t) for a in ("first", "back", "forward", "last", "go", "toggle", "speed")
+             for v in ("", "0", "3", str(last), "500", "-1", "2x") for t in range(last + 1)]  # fmt: skip
+    script = (
+        f'import {{ playerTick }} from "{(SHARED.parent / "moves.js").as_uri()}";\n'
+        f"const tick = new RegExp({json.dumps(browser_table()['tick'])});\n"
+        f"const cases = {json.dumps(cases)};\n"
+        f"const moved = cases.map(([a, v, t]) => playerTick(a, v, t, {last}, (x) => tick.test(x)));\n"
+        "console.log(JSON.stringify(moved));"
+    )
+    done = subprocess.run([_node(), "--input-type=module", "-e", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    browser = json.loads(done.stdout)
+    for (action, value, tick), moved in zip(cases, browser, strict=True):
+        state.tick = tick
+        if moved is None:  # the pre-render leaves it to Python: a move Python makes is play, or nothing
+            state.player_action(action, value)
+            assert action in ("toggle", "speed") or state.tick == tick, (action, value, tick)
+        else:
+            assert state.player_action(action, value), (action, value, tick)
+            assert state.tick == moved, (action, value, tick)

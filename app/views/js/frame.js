@@ -83,19 +83,30 @@ export function watchHeight(root) {
   return height;
 }
 
+// The rule for told ticks, on both pages: a newer move wins. ``at`` is when a move was made, by
+// Date.now() (the clock every frame of a browser shares), in whichever frame the reader made it; a move
+// told by another frame (or pushed by the light page's worker) is news only if it was made after the
+// move that put the tick shown here. Equal is not news: it is the same move coming back.
+export function isNews(at, shownAt) {
+  return at > shownAt;
+}
+
 // ?group=NAME: the frames of one host page share a tick over a BroadcastChannel (same origin only). A
 // page tells the group only the moves its reader made: a move that a told tick causes is never told
 // back (a shorter chapter clamps a tick, and its echo would pull back the frame that is playing), and
-// the page, not a clock, knows which moves those are, however late its Python answers. ``isTick`` says
-// whether a value is a tick a run can have, ``now`` gives the page's own tick, ``go(tick, at)`` moves
-// there without telling (``at``: when the teller moved, by Date.now(), for a page that declines a tick
-// older than what it already shows). The page calls ``moved(tick, at)`` after each
-// move its reader made (``at``: when; now, if not given). Where each page has its own Python (no shared
-// worker), the page also calls ``acted([action, value, part])`` after a change of the story (a switch,
-// a chapter), and the others do it too (``acted``).
-export function joinGroup(name, { isTick, now, go, acted = () => {} }) {
+// the page, not a clock, knows which moves those are, however late its Python answers. A told tick that
+// is no news (``isNews``) is declined: a frame that loaded late cannot pull the group back. ``isTick``
+// says whether a value is a tick a run can have, ``now`` gives the page's own tick, ``go(tick, at)``
+// moves there without telling (``at``: when the teller moved). The page calls ``moved(tick, at)`` after
+// each move its reader made (``at``: when; now, if not given); ``shownAt``, if given, says when the move
+// shown was made where the page learns of moves the group does not carry (the light page's worker).
+// Where each page has its own Python (no shared worker), the page also calls ``acted([action, value,
+// part])`` after a change of the story (a switch, a chapter), and the others do it too (``acted``).
+export function joinGroup(name, { isTick, now, go, acted = () => {}, shownAt = null }) {
   if (!name || typeof BroadcastChannel === "undefined") return null;
   const channel = new BroadcastChannel(`durable-work-explainer:${name}`);
+  let lastAt = 0; // when the move shown here was made, as far as the group has told or been told
+  const shown = shownAt || (() => lastAt);
   channel.onmessage = (event) => {
     const entry = event.data && event.data.act;
     if (Array.isArray(entry) && entry.length === 3 && entry.every((x) => typeof x === "string")) {
@@ -104,10 +115,17 @@ export function joinGroup(name, { isTick, now, go, acted = () => {} }) {
     }
     const tick = event.data && event.data.tick;
     if (!Number.isInteger(tick) || !isTick(tick) || tick === now()) return;
-    go(tick, Number(event.data.at) || Date.now()); // a teller that does not say when: news now
+    // A teller that does not say when (a host page's script) is news now, however fast it tells.
+    const at = Number(event.data.at) || 0;
+    if (at && !isNews(at, shown())) return;
+    lastAt = at || Date.now();
+    go(tick, lastAt);
   };
   return {
-    moved(tick, at = Date.now()) { channel.postMessage({ tick, at }); },
+    moved(tick, at = Date.now()) {
+      lastAt = at;
+      channel.postMessage({ tick, at });
+    },
     acted(entry) { channel.postMessage({ act: entry }); },
     close() { channel.close(); },
   };

@@ -1,0 +1,60 @@
+// MOVES: the light page's rules about moves, written once for static/light.js and static/light-worker.js
+// (the build puts it beside them, as it does frame.js) and tested under Node's own runner
+// (tests/js/moves.test.mjs). Nothing here touches a page or a worker: each rule takes what it needs and
+// returns what to do. The rule for told ticks, a newer move wins, is frame.js's: the served app's
+// components follow it too.
+import { isNews } from "./frame.js";
+
+export { isNews };
+
+// The player of the pre-render, as app.state's ReaderState.player_action moves the tick: the tick to
+// show after ``action`` (first, back, forward, last; go with ``value`` a tick) from ``tick`` in a run
+// whose last tick is ``last``, clamped to the run; null for anything else (play waits for Python).
+// ``isTick`` says whether a value is a tick a link can name (the link grammar's pattern).
+export function playerTick(action, value, tick, last, isTick) {
+  const clamp = (t) => Math.max(0, Math.min(last, t));
+  if (action === "first") return 0;
+  if (action === "back") return clamp(tick - 1);
+  if (action === "forward") return clamp(tick + 1);
+  if (action === "last") return last;
+  if (action === "go" && isTick(String(value))) return clamp(Number(value));
+  return null;
+}
+
+// The tour's own back and next buttons: the step they open from ``step`` of ``steps``, or null (none
+// before the first or after the last, and any other action).
+export function tourStepAfter(action, step, steps) {
+  const next = step + (action === "next" ? 1 : action === "back" ? -1 : 0);
+  return next !== step && next >= 1 && next <= steps ? next : null;
+}
+
+// What the reader did on the pre-render, for Python to do when it starts: only where the reader ends up
+// counts, so a tick replaces any tick before it; other actions are kept in order.
+export function remember(done, entry) {
+  const kept = entry[0] === "go" ? done.filter(([action]) => action !== "go") : [...done];
+  kept.push(entry);
+  return kept;
+}
+
+// The queue of what waits for Python: remembered as above, and at most ``limit`` long (another page of
+// the site cannot fill it): past that, the oldest goes.
+export function enqueue(pending, entry, limit) {
+  const kept = remember(pending, entry);
+  return kept.length > limit ? kept.slice(kept.length - limit) : kept;
+}
+
+// The worker's record of the move that put a page on its tick: [tick, at]. A call that leaves the tick
+// where it was keeps the earlier move's time (a switch is not a move of the tick); one that moves it is
+// stamped with the call's ``at``. Returns the new record.
+export function stamp(record, tick, at) {
+  const [before, when] = record || [null, 0];
+  return [tick, tick === before ? when : at];
+}
+
+// A frame joining a page that exists (a ?group= another frame started): its own moves of the tick are
+// kept only if they are news to the page (made after the page's last move), so a frame that loaded late
+// cannot pull the group back. ``actions`` is the list the frame did on its pre-render.
+export function joiningActions(actions, at, pageMovedAt) {
+  if (pageMovedAt === null || isNews(at, pageMovedAt)) return actions;
+  return actions.filter((entry) => !(Array.isArray(entry) && entry[0] === "go"));
+}

@@ -1,0 +1,107 @@
+// The light page's rules about moves (app/views/js/moves.js), under Node's own test runner:
+// node --test tests/js/  (tests/app/test_browser_code.py runs it in the fast lane).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { enqueue, isNews, joiningActions, playerTick, remember, stamp, tourStepAfter } from "../../app/views/js/moves.js";
+
+const isTick = (v) => /^\d{1,6}$/.test(v);
+
+test("a move is news only if made after the one shown", () => {
+  assert.equal(isNews(1001, 1000), true);
+  assert.equal(isNews(1000, 1000), false); // the same move coming back
+  assert.equal(isNews(999, 1000), false);
+});
+
+test("the pre-render's player moves the tick as Python's does, clamped to the run", () => {
+  assert.equal(playerTick("first", "", 7, 14, isTick), 0);
+  assert.equal(playerTick("back", "", 7, 14, isTick), 6);
+  assert.equal(playerTick("back", "", 0, 14, isTick), 0);
+  assert.equal(playerTick("forward", "", 7, 14, isTick), 8);
+  assert.equal(playerTick("forward", "", 14, 14, isTick), 14);
+  assert.equal(playerTick("last", "", 3, 14, isTick), 14);
+  assert.equal(playerTick("go", "9", 3, 14, isTick), 9);
+  assert.equal(playerTick("go", "500", 3, 14, isTick), 14);
+  assert.equal(playerTick("go", "-1", 3, 14, isTick), null); // no tick: Python says so
+  assert.equal(playerTick("go", "9x", 3, 14, isTick), null);
+  assert.equal(playerTick("toggle", "", 3, 14, isTick), null); // play waits for Python
+});
+
+test("the tour's buttons open the step before or after, within the tour", () => {
+  assert.equal(tourStepAfter("next", 1, 9), 2);
+  assert.equal(tourStepAfter("back", 2, 9), 1);
+  assert.equal(tourStepAfter("back", 1, 9), null);
+  assert.equal(tourStepAfter("next", 9, 9), null);
+  assert.equal(tourStepAfter("check", 4, 9), null);
+});
+
+test("only where the reader ends up counts: a tick replaces the ticks before it, other actions stay", () => {
+  let done = [];
+  done = remember(done, ["go", "3", ""]);
+  done = remember(done, ["set", "fencing=off", ""]);
+  done = remember(done, ["go", "5", ""]);
+  assert.deepEqual(done, [["set", "fencing=off", ""], ["go", "5", ""]]);
+  const before = [["go", "1", ""]];
+  remember(before, ["go", "2", ""]);
+  assert.deepEqual(before, [["go", "1", ""]]); // the list given is not changed
+});
+
+test("the queue for Python keeps the newest within its limit", () => {
+  let pending = [];
+  for (let n = 0; n < 5; n += 1) pending = enqueue(pending, ["set", `s=${n}`, ""], 3);
+  assert.deepEqual(pending.map((e) => e[1]), ["s=2", "s=3", "s=4"]);
+  pending = enqueue(pending, ["go", "4", ""], 3);
+  assert.deepEqual(pending.map((e) => e[1]), ["s=3", "s=4", "4"]);
+});
+
+test("the worker stamps a move of the tick with its time, and keeps the time when the tick stays", () => {
+  assert.deepEqual(stamp(undefined, 0, 50), [0, 50]); // a page's first answer puts it on its tick
+  assert.deepEqual(stamp([0, 50], 3, 70), [3, 70]);
+  assert.deepEqual(stamp([3, 70], 3, 90), [3, 70]); // a switch: the tick did not move
+});
+
+test("a frame joining a page keeps its own tick only if it moved after the page did", () => {
+  const actions = [["go", "7", ""], ["set", "pins=off", ""]];
+  assert.deepEqual(joiningActions(actions, 100, null), actions); // no page yet
+  assert.deepEqual(joiningActions(actions, 100, 90), actions);
+  assert.deepEqual(joiningActions(actions, 80, 90), [["set", "pins=off", ""]]);
+  assert.deepEqual(joiningActions(actions, 90, 90), [["set", "pins=off", ""]]);
+});
+
+test("a frame of a group follows the ticks told after its own move, and declines older ones", async () => {
+  const { joinGroup } = await import("../../app/views/js/frame.js");
+  const went = [];
+  const here = joinGroup("test-group", { isTick: (t) => t >= 0, now: () => 0, go: (tick, at) => went.push([tick, at]) });
+  const there = joinGroup("test-group", { isTick: (t) => t >= 0, now: () => 0, go: () => {} });
+  const settle = () => new Promise((resolve) => { setTimeout(resolve, 30); });
+  try {
+    there.moved(3, 100);
+    await settle();
+    assert.deepEqual(went, [[3, 100]]);
+    here.moved(5, 200); // the reader moves here
+    there.moved(4, 150); // a late frame's move, made before it
+    await settle();
+    assert.deepEqual(went, [[3, 100]]);
+    there.moved(6, 250);
+    await settle();
+    assert.deepEqual(went, [[3, 100], [6, 250]]);
+  } finally {
+    here.close();
+    there.close();
+  }
+});
+
+test("a host page's ticks, told without a time, are each followed however fast they come", async () => {
+  const { joinGroup } = await import("../../app/views/js/frame.js");
+  const went = [];
+  const here = joinGroup("host-group", { isTick: (t) => t >= 0, now: () => 0, go: (tick) => went.push(tick) });
+  const host = new BroadcastChannel("durable-work-explainer:host-group");
+  try {
+    for (const tick of [4, 5, 6]) host.postMessage({ tick });
+    await new Promise((resolve) => { setTimeout(resolve, 30); });
+    assert.deepEqual(went, [4, 5, 6]);
+  } finally {
+    here.close();
+    host.close();
+  }
+});
