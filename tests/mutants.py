@@ -41,6 +41,34 @@ class Mutant:
     path: str
     old: str
     new: str
+    place: str = ""  # the area, where the file's own is not it (the worker's rules live in moves.js)
+
+    @property
+    def area(self) -> str:
+        """Where the bug is: the score is given by area, so a hole shows where it is."""
+        if self.place:
+            return self.place
+        for start, area in AREAS:
+            if self.path.startswith(start):
+                return area
+        raise ValueError(f"mutant {self.name}: no area for {self.path}")
+
+
+#: The areas, by where a file is (first match): the renderers and the page model are Python both pages
+#: run; the light page's rules and the shared worker's are the browser code in app/views/js/moves.js and
+#: frame.js (the worker's ``stamp`` and ``joiningActions`` are moves.js's).
+AREAS = (
+    ("model/explore.py", "explorer"),
+    ("model/graph.py", "explorer"),
+    ("model/state.py", "explorer"),
+    ("model/", "model"),
+    ("app/render/", "renderers"),
+    ("app/page.py", "page model"),
+    ("app/url.py", "page model"),
+    ("app/light.py", "light page"),
+    ("app/views/js/", "light page"),
+    ("sitebuild/", "build"),
+)
 
 
 MUTANTS = (
@@ -176,6 +204,83 @@ MUTANTS = (
         "self.forks.extend(mask for _, mask in others)",
         "self.forks.clear()",
     ),
+    # The renderers: what the picture says, read from the trace's fields.
+    Mutant(
+        "journal-row-misreads-the-plan",
+        "app/render/diagram.py",
+        'said["journal changed" if redone_why == "other-version" else "journal redone"]',
+        'said["journal changed" if redone_why != "other-version" else "journal redone"]',
+    ),
+    Mutant(
+        "breach-sentence-about-the-wrong-event",
+        "app/render/diagram.py",
+        "    if broken:  # the sentence is about the event that broke it",
+        "    if False:  # the sentence is about the event that broke it",
+    ),
+    Mutant(
+        "feed-row-never-says-it-forgot",
+        "app/render/diagram.py",
+        'return "feed", said if gone else ""',
+        'return "feed", ""',
+    ),
+    Mutant(
+        "key-moments-said-again",
+        "app/render/diagram.py",
+        "named = {name: mark for name, mark in named.items() if name not in seen}",
+        "named = dict(named)",
+    ),
+    Mutant(
+        "artifact-chip-without-its-attempt",
+        "app/render/names.py",
+        'f"{names.get(d, d)} (#{n})"',
+        'f"{names.get(d, d)}"',
+    ),
+    # The light page's rules (app/views/js/moves.js, frame.js), under node --test in the fast lane.
+    Mutant(
+        "a-move-at-the-same-time-is-news",
+        "app/views/js/frame.js",
+        "return at > shownAt;",
+        "return at >= shownAt;",
+    ),
+    Mutant(
+        "group-follows-older-ticks",
+        "app/views/js/frame.js",
+        "if (at && !isNews(at, shown())) return;",
+        "if (at && !isNews(at, 0)) return;",
+    ),
+    Mutant(
+        "pre-render-back-steps-two",
+        "app/views/js/moves.js",
+        'if (action === "back") return clamp(tick - 1);',
+        'if (action === "back") return clamp(tick - 2);',
+    ),
+    Mutant(
+        "every-tick-waits-for-python",
+        "app/views/js/moves.js",
+        'const kept = entry[0] === "go" ? done.filter(([action]) => action !== "go") : [...done];',
+        "const kept = [...done];",
+    ),
+    Mutant(
+        "tour-next-past-the-last-step",
+        "app/views/js/moves.js",
+        "next >= 1 && next <= steps",
+        "next >= 1 && next <= steps + 1",
+    ),
+    # The shared worker's rules (its stamp of a page's last move, a joining frame's moves): moves.js.
+    Mutant(
+        "worker-restamps-a-tick-that-stayed",
+        "app/views/js/moves.js",
+        "return [tick, tick === before ? when : at];",
+        "return [tick, at];",
+        place="shared worker",
+    ),
+    Mutant(
+        "late-frame-pulls-the-group-back",
+        "app/views/js/moves.js",
+        "if (pageMovedAt === null || isNews(at, pageMovedAt)) return actions;",
+        "return actions;",
+        place="shared worker",
+    ),
 )
 
 
@@ -251,13 +356,20 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown mutant {unknown[0]!r}; the mutants are: {', '.join(known)}")
     chosen = [known[n] for n in args.names] or list(MUTANTS)
-    caught = 0
+    score: dict[str, list[int]] = {}
     for mutant in chosen:
         killed, seconds = run_mutant(mutant)
-        caught += killed
-        print(f"{'caught  ' if killed else 'SURVIVED'} {mutant.name:<48} {seconds:6.1f} s", flush=True)
-    print(f"score: {caught} of {len(chosen)} caught")
-    return 0 if caught == len(chosen) else 1
+        score.setdefault(mutant.area, [0, 0])[0] += killed
+        score[mutant.area][1] += 1
+        print(
+            f"{'caught  ' if killed else 'SURVIVED'} {mutant.area:<14} {mutant.name:<44} {seconds:6.1f} s",
+            flush=True,
+        )
+    for area, (caught, planted) in score.items():
+        print(f"{area:<14} {caught} of {planted} caught{'' if caught == planted else '  <- a hole'}")
+    caught, planted = (sum(counts) for counts in zip(*score.values(), strict=True))
+    print(f"score: {caught} of {planted} caught")
+    return 0 if caught == planted else 1
 
 
 if __name__ == "__main__":

@@ -198,3 +198,15 @@ def test_no_cell_of_the_records_carries_a_hash_as_its_hover_text():
     for tick in range(trace["end_tick"] + 1):
         html = records_html(trace, tick)
         assert not re.search(r'title="[^"]*\b[0-9a-f]{8}\b', html), tick
+
+
+def test_each_artifact_is_named_by_its_digest_and_the_attempt_that_built_it():
+    """The artifact lifecycle's instances are the model's (a digest by an attempt); the chips and the
+    text alternative name both, from the trace's candidates: with fencing and pins off two candidates are
+    built, #2's first, then #1's stale one."""
+    from app.render.lifecycles import lifecycles_html
+
+    trace = trace_dict(run(Switches(fencing="off", pins="off")))
+    shown = lifecycles_html(trace, trace["end_tick"])
+    assert set(re.findall(r"digest \d+ \(#\d\)", shown)) == {"digest 1 (#2)", "digest 2 (#1)"}
+    assert " by #" not in shown  # the model's instance name is never shown as it is
