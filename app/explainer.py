@@ -42,6 +42,7 @@ class ExplainerApp:
     """One reader's page: the state, the views over it, and the URL kept in step with it."""
 
     def __init__(self, state: ReaderState | None = None):
+        self.classroom = None  # a class page's part in its class (app.views.classroom), if it is one
         self.page = page = PageModel(state)
         self.state = s = page.state
         self.switches = SwitchPanel(page=page)
@@ -70,7 +71,26 @@ class ExplainerApp:
         self._last_query: str | None = None
         self._applying_url = False
 
+    def start_class(self, link) -> None:
+        """Make this page a class's: the teacher's (its card beside the diagram) or a student's."""
+        from app.views.classroom import ClassPanel  # only a class page needs the database
+
+        self.classroom = ClassPanel(self, link)
+        self._show_tour()
+        # The page's address names the class (a new class's code and key): written once the browser has
+        # loaded the page, whose own address would otherwise overwrite it.
+        if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+            pn.state.onload(self._name_the_class)
+        else:
+            self._name_the_class()
+
+    def _name_the_class(self) -> None:
+        self._last_query = None
+        self._push_url()
+
     def layout(self) -> pn.viewable.Viewable:
+        if self.classroom is not None and not self.classroom.teacher:
+            return self._student_layout()
         if self.state.view:
             return self._figure_layout()
         if self.state.handout:
@@ -129,6 +149,20 @@ class ExplainerApp:
             css_classes=["explainer", "embed"],
         )
 
+    def _student_layout(self) -> pn.viewable.Viewable:
+        """A phone in a class: the question (or what the class is doing) first, then the run the
+        teacher shows, stepped by the teacher or, when the teacher lets the room explore, by the student."""
+        self.header.compact = self.player.badges_always = True
+        self.header.chapters = False
+        return pn.Column(
+            self.helpers,
+            self.classroom,
+            self.player,
+            TraceView(page=self.page, compact=True),
+            sizing_mode="stretch_width",
+            css_classes=["explainer", "student"],
+        )
+
     def _present_layout(self) -> pn.viewable.Viewable:
         """For a projector (1280×720 and up): the chapter, the player, the timeline and the badges on one
         screen in large type; the switches folded away beneath, every control a button or a key."""
@@ -148,7 +182,10 @@ class ExplainerApp:
         trace = TraceView(page=self.page, compact=True, large=True, lead=False)
         # Every word at least the root's size (24 px at 1920 wide, 18 px at 1280: presenter.js), which the
         # stylesheet's :host(.present) rules set inside each part's shadow root.
-        for part in (self.header.html, self.player.html, self.badges.html, self.tour.html, trace.diagram):
+        parts = [self.header.html, self.player.html, self.badges.html, self.tour.html, trace.diagram]
+        if self.classroom is not None:  # the class's card is the tour card's, in the room's type size
+            parts += [self.classroom.card, self.classroom.join]
+        for part in parts:
             part.css_classes = [*part.css_classes, "present"]
         # The drawing of a whole run is about 1,150 px wide at presenter's scale: below 1,500 px of screen
         # the badges and the tour go under it rather than squeeze it into a strip that hides t0.
@@ -217,7 +254,10 @@ class ExplainerApp:
         return self.views[tab_id]
 
     def _show_tour(self, *events) -> None:
-        self.tour_slot.objects = [self.tour] if self.state.tour else []
+        if self.classroom is not None:  # a class's card takes the tour card's place
+            self.tour_slot.objects = [self.classroom]
+        else:
+            self.tour_slot.objects = [self.tour] if self.state.tour else []
         if self._present_main is not None:
             self._fit_present_to_tour()
 
@@ -252,6 +292,8 @@ class ExplainerApp:
         if self.state.playing or self._applying_url:
             return  # one history entry per pause, not one per tick; none for a URL being applied
         query = self.state.to_query()
+        if self.classroom is not None and (kept := self.classroom.query()):
+            query = f"{query}&{kept}" if query else f"?{kept}"
         location = pn.state.location
         if location is not None and query != self._last_query:
             self._last_query = query
@@ -268,10 +310,15 @@ class ExplainerApp:
 
 def create_app(search: str | None = None) -> pn.viewable.Viewable:
     """A fresh page for one reader; ``search`` is the URL query (read from the browser when served)."""
+    from app.views.classroom import split_class_link
+
     app = ExplainerApp()
     if search is None and pn.state.location is not None:
         search = pn.state.location.search
-    app.apply_url(search or "")
+    search, class_link = split_class_link(search or "")
+    app.apply_url(search)
+    if class_link is not None:
+        app.start_class(class_link)
     page = app.layout()
     page.explainer = app  # for tests and the benchmark
     if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
 
+from app.content import sections
 from app.tabs import TAB_IDS
 from app.tour import steps as tour_steps
 from model import Switches
@@ -132,6 +133,8 @@ URL_PARAMS: tuple[str, ...] = (*ALL_SETTINGS, *SCHEDULE_IDS, *(f.attr for f in U
 #: The flags a page keeps in its own address whatever Python writes (its layout in the article, or on a
 #: projector).
 PAGE_FLAGS = ("embed", "view", "group", "present")
+#: A class's link (app.views.classroom): only the served explainer keeps a class.
+CLASS_KEYS = ("class", "teach", "join")
 #: What a key does where no control has the focus (the served app's shortcuts and the light page).
 KEYS = {" ": "toggle", "ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last"}
 
@@ -240,6 +243,10 @@ class _Query:
                 self.values.update(PRESETS[value])
             else:
                 self.notices.append(f"{quoted(value)} is not a preset (allowed: {', '.join(PRESETS)}).")
+        elif key in CLASS_KEYS:  # the served explainer takes these out before it reads the rest
+            said = " ".join(sections("classroom")["needs the server"].split())
+            if said not in self.notices:
+                self.notices.append(said)
         elif key in _FLAG:
             flag = _FLAG[key]
             try:

@@ -6,6 +6,7 @@ is never used (there is no network for it).
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -139,7 +140,7 @@ def wait_for(url: str, seconds: float = 90) -> None:
         time.sleep(0.3)
 
 
-def serve(script: str, log_name: str, port: int | None = None):
+def serve(script: str, log_name: str, port: int | None = None, env: dict[str, str] | None = None):
     port = port or free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / log_name, "w")
@@ -160,6 +161,7 @@ def serve(script: str, log_name: str, port: int | None = None):
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
+        env={**os.environ, **(env or {})},
     )
     return process, port, log
 

@@ -1,0 +1,319 @@
+"""Class mode on the served explainer: the teacher's card beside the projected diagram and each student's
+card on a phone, over the class's records (``app.classroom``).
+
+- ``?class=new`` makes a class and gives its teacher's link (``?class=CODE&teach=KEY``: only it leads);
+- ``?join=CODE`` is a student's link (the join link, its QR code and the code are on the teacher's card).
+
+Every page of a class reads the class back from the database twice a second (a version number first,
+the rest only when it moved), so the pages of one class may be served by several processes, and a page
+whose server was killed comes back by itself (``class_client.js``) to the class as the database kept it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from html import escape
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
+
+import panel as pn
+import param
+from panel.custom import JSComponent
+
+from app.classroom import ClassError, ClassState, ClassStore, normal_code
+from app.content import sections
+from app.render.classroom import join_html, student_html, teacher_html
+from app.state import ReaderState
+from app.tour import Step, TourCard, right_answers, steps
+from app.url import CLASS_KEYS, LAYOUT_FLAGS
+from app.views.action_html import ActionHTML
+
+JS = Path(__file__).with_name("js")
+POLL_MS = 500
+
+
+@dataclass(frozen=True)
+class ClassLink:
+    """What a link asks of class mode: ``role`` teacher (``code`` and its key ``secret``; ``code`` "new"
+    makes one) or student (``code``)."""
+
+    role: str
+    code: str
+    secret: str = ""
+
+
+def split_class_link(search: str) -> tuple[str, ClassLink | None]:
+    """The page's own link, and what it asks of class mode (None: not a class page)."""
+    pairs = parse_qsl(search.lstrip("?"), keep_blank_values=True, max_num_fields=100)
+    asked = {k: v for k, v in reversed(pairs) if k in CLASS_KEYS}  # the first of each, as the link reads
+    rest = [(k, v) for k, v in pairs if k not in CLASS_KEYS]
+    page = ("?" + urlencode(rest)) if rest else ""
+    if "class" in asked:
+        return page, ClassLink("teacher", asked["class"][:16], asked.get("teach", "")[:64])
+    if "join" in asked:
+        return page, ClassLink("student", asked["join"][:16])
+    return page, None
+
+
+def shared_link(query: str, tick: int) -> str:
+    """The teacher's page as the phones follow it: its run and its tick (a tour step's own link leaves
+    the tick out: the step sets it), without the teacher's layout (presenter mode)."""
+    pairs = [(k, v) for k, v in parse_qsl(query.lstrip("?")) if k not in (*LAYOUT_FLAGS, "tick")]
+    return "?" + urlencode([*pairs, ("tick", str(tick))])
+
+
+def split_tick(link: str) -> tuple[str, int]:
+    """A shared link's run and its tick."""
+    pairs = parse_qsl(link.lstrip("?"))
+    ticks = [v for k, v in pairs if k == "tick" and v.isdigit() and len(v) <= 6]
+    rest = [(k, v) for k, v in pairs if k != "tick"]
+    return ("?" + urlencode(rest)) if rest else "", int(ticks[0]) if ticks else 0
+
+
+_STORE: list[ClassStore] = []
+
+
+def store() -> ClassStore:
+    """The process's one connection to the classes' database (``CLASS_DB``)."""
+    if not _STORE:
+        _STORE.append(ClassStore())
+    return _STORE[0]
+
+
+def _step(number: int | None) -> Step | None:
+    return steps()[number - 1] if number and 0 < number <= len(steps()) else None
+
+
+@cache
+def _verdict(number: int, chosen: str | None) -> str:
+    """What the tour's own check says to a student who chose ``chosen`` (None: no answer)."""
+    state = ReaderState()
+    state.go_to_step(number)
+    card = TourCard(state)
+    card.chosen = int(chosen) if chosen is not None else None
+    card.reveal()
+    return card.verdict
+
+
+@cache
+def _right(number: int) -> tuple[int, ...]:
+    state = ReaderState()
+    state.go_to_step(number)
+    return tuple(right_answers(_step(number), state.trace))
+
+
+class ClassClient(JSComponent):
+    """The browser's half of a class page: this browser's random id, and coming back after a restart."""
+
+    reconnecting = param.String(default="", constant=True, doc="What the page says while it reconnects.")
+
+    _esm = JS / "class_client.js"
+
+    def __init__(self, on_hello, **params):
+        super().__init__(**params)
+        self._on_hello = on_hello
+
+    def _handle_msg(self, msg) -> None:
+        if not isinstance(msg, dict):
+            return
+        if msg.get("ping"):
+            self._send_msg({"pong": True})
+        elif isinstance(msg.get("hello"), str):
+            self._on_hello(msg["hello"][:64])
+
+
+class ClassPanel(pn.viewable.Viewer):
+    """One page's part in a class: the teacher's card (and join block) or a student's card."""
+
+    def __init__(self, app, link: ClassLink, classes: ClassStore | None = None):
+        super().__init__()
+        self.app, self.link, self.store = app, link, classes or store()
+        self.code, self.secret, self.student = normal_code(link.code), link.secret, ""
+        self.class_state: ClassState | None = None
+        self.message = ""
+        self.followed = ("", -1)  # the teacher's link and recall count this phone last took
+        self.card = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["class"])
+        self.join = pn.pane.HTML("", sizing_mode="stretch_width", margin=0)
+        words = " ".join(sections("classroom")["not the teacher"].split())
+        self.client = ClassClient(self._hello, reconnecting=sections("classroom")["reconnecting"])
+        self.download = pn.widgets.FileDownload(
+            callback=self._export, filename="class-answers.csv", label="Download the answers (CSV)",
+            embed=False, visible=False, sizing_mode="stretch_width",
+        )  # fmt: skip
+        self.teacher = link.role == "teacher"
+        if self.teacher:
+            self._start_teaching(words)
+        else:
+            self._read()
+        self.app.state.param.watch(self._teacher_moved, ["tour", "tick", "trace", "playing"])
+        self._redraw()
+        if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+            pn.state.add_periodic_callback(self.poll, period=POLL_MS)
+
+    # --- the link ------------------------------------------------------------------------------------
+
+    def query(self) -> str:
+        """What the page's own address keeps besides the reader's state."""
+        if self.teacher and self.secret and self.class_state is not None:
+            return urlencode({"class": self.code, "teach": self.secret})
+        return urlencode({"join": self.code}) if not self.teacher else ""
+
+    def _start_teaching(self, not_teacher: str) -> None:
+        try:
+            if self.code == "NEW":
+                self.code, self.secret = self.store.create()
+            elif not self.store.is_teacher(self.code, self.secret):
+                self.store.state(self.code)  # an unknown or expired code says so first
+                self.message, self.teacher = not_teacher, False
+                return
+            self._read()
+            self.store.follow(self.code, self.secret, self.shown())
+        except ClassError as error:
+            self.message = str(error)
+
+    def shown(self) -> str:
+        """What this (teacher's) page shows, as the phones follow it."""
+        return shared_link(self.app.state.to_query(), self.app.state.tick)
+
+    def join_url(self) -> str:
+        """The students' link, on the address the teacher's page was opened at (or CLASS_BASE_URL)."""
+        import os
+
+        base = os.environ.get("CLASS_BASE_URL", "").rstrip("/")
+        location = pn.state.location
+        if not base and location is not None and location.href:
+            base = location.href.split("?")[0].rsplit("/", 1)[0]
+        return f"{base or ''}/explainer?join={self.code}"
+
+    # --- reading and following the class ------------------------------------------------------------
+
+    def _read(self) -> None:
+        try:
+            self.class_state = self.store.state(self.code)
+        except ClassError as error:
+            self.class_state, self.message = None, str(error)
+
+    def poll(self) -> None:
+        """Twice a second: has the class changed? Only then is it read, and a following phone moved."""
+        if self.store.version(self.code) == (self.class_state.version if self.class_state else None):
+            return
+        self._read()
+        if not self.teacher and self.class_state is not None and self.student:
+            self._follow()
+        self._redraw()
+
+    def _follow(self) -> None:
+        """Take the teacher's page while the class follows it (or when the teacher recalls everyone):
+        the run only when it changed (a new story resets what the reader compared), then the tick."""
+        state = self.class_state
+        wanted = (state.link, state.recall)
+        recalled = state.recall != self.followed[1] and self.followed[1] >= 0
+        if (state.pacing == "follow" or recalled) and wanted != self.followed:
+            run, tick = split_tick(state.link)
+            if recalled or run != split_tick(self.followed[0])[0] or self.followed[1] < 0:
+                self.app.apply_url(run)
+            self.app.state.playing = False
+            self.app.state.go(tick)
+        self.followed = wanted
+
+    def _hello(self, student: str) -> None:
+        if self.teacher or self.class_state is None:
+            return
+        try:
+            self.class_state = self.store.join(self.code, student)
+            self.student = student
+            self._follow()
+        except ClassError as error:
+            self.message = str(error)
+        self._redraw()
+
+    def _teacher_moved(self, *events) -> None:
+        if self.teacher and self.class_state is not None:
+            try:
+                self.store.follow(self.code, self.secret, self.shown())
+            except ClassError as error:
+                self.message = str(error)
+            self._redraw()
+
+    # --- what the cards do ---------------------------------------------------------------------------
+
+    def _act(self, action: str, value: str) -> None:
+        try:
+            self._do(action, value)
+            self.message = ""
+        except ClassError as error:
+            self.message = str(error)
+        self._read()
+        self._redraw()
+
+    def _do(self, action: str, value: str) -> None:
+        if self.teacher:
+            if action == "open" and value.isdigit() and _step(int(value)):
+                self.store.open_round(self.code, self.secret, int(value))
+            elif action == "close":
+                self.store.close_round(self.code, self.secret)
+            elif action == "reveal":  # as the tour's check does: the page steps to the asked tick
+                self.store.reveal(self.code, self.secret)
+                if step := _step(self.app.state.tour):
+                    self.app.state.playing = False
+                    self.app.state.go(step.ask)
+            elif action == "pace" and value in ("follow", "free"):
+                self.store.pace(self.code, self.secret, value)
+            elif action == "recall":
+                self.store.recall_all(self.code, self.secret)
+            elif action == "step" and value.isdigit() and _step(int(value)):
+                self.app.state.go_to_step(int(value))
+        elif action == "answer" and self.class_state is not None and self.student:
+            state = self.class_state
+            step = _step(state.question)
+            choices = len(step.answers) if step else 0
+            self.store.answer(self.code, self.student, state.question or 0, state.round or 0, value, choices)
+
+    def _export(self):
+        import io
+
+        return io.StringIO(self.store.export_csv(self.code, self.secret))
+
+    def _redraw(self) -> None:
+        state = self.class_state
+        if self.teacher and state is not None:
+            step = _step(self.app.state.tour)
+            counts = self.store.counts(self.code, step.number) if step else {}
+            right = list(_right(step.number)) if step else []
+            card = teacher_html(state, step, counts, right, self.message, total=len(steps()))
+            self.card.html = card + _pacing_html(state)
+            self.join.object = join_html(state, self.join_url(), _qr(self.join_url()))
+            self.download.visible = True
+            return
+        mine, step = None, None
+        if state is not None and state.question is not None and self.student:
+            step = _step(state.question)
+            mine = self.store.my_answer(self.code, self.student, state.question, state.round)
+        verdict = _verdict(state.question, mine) if step and state.revealed else ""
+        self.card.html = student_html(state if self.student else None, step, mine, verdict, self.message)
+
+    def __panel__(self):
+        return pn.Column(self.client, self.join, self.card, self.download, sizing_mode="stretch_width")
+
+
+def _pacing_html(state: ClassState) -> str:
+    """The teacher's pacing: phones follow the screen, or explore; and everyone brought back."""
+    said = sections("classroom")
+    follow = state.pacing == "follow"
+    label = said["pace free" if follow else "pace follow"]
+    return (
+        '<p class="class-pacing">'
+        f'<button type="button" data-action="pace" data-value="{"free" if follow else "follow"}" '
+        f'data-key="class-pace">{escape(label)}</button> '
+        f'<button type="button" data-action="recall" data-key="class-recall">{escape(said["recall"])}'
+        "</button></p>"
+    )
+
+
+@cache
+def _qr(url: str) -> str:
+    """The join link's QR code as inline SVG (segno: no image file, scales with the screen)."""
+    import segno
+
+    return segno.make(url, error="m").svg_inline(scale=3, dark="#000", light="#fff", omitsize=False)

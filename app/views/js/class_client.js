@@ -1,0 +1,65 @@
+// ClassClient's browser side (app/views/classroom.py); Panel loads it as an ES module.
+//
+// A phone (or the teacher's screen) in a class: it names this browser to the class with a random id kept
+// in the browser (no name, nothing else), and it comes back by itself when the server went away (killed,
+// restarted): Python answers a ping every two seconds, and after three unanswered the page says it is
+// reconnecting and asks the server for the page until it answers, then loads it again at its link, which
+// keeps the class, the student's id and where the page was.
+const ID_KEY = "durable-work-class-student";
+
+function studentId() {
+  let id = null;
+  try {
+    id = window.localStorage.getItem(ID_KEY);
+  } catch {
+    // no storage here (a private window that refuses it): an id for this page only
+  }
+  if (!id || !/^[A-Za-z0-9-]{8,64}$/.test(id)) {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    try {
+      window.localStorage.setItem(ID_KEY, id);
+    } catch {
+      // kept in this page only
+    }
+  }
+  return id;
+}
+
+export function render({ model }) {
+  const el = document.createElement("p");
+  el.className = "class-connection";
+  el.setAttribute("role", "status");
+  model.send_msg({ hello: studentId() });
+  let unanswered = 0;
+  let reconnecting = false;
+  const comeBack = async () => {
+    try {
+      const answer = await fetch(window.location.href, { cache: "no-store" });
+      if (answer.ok) {
+        window.location.reload();
+        return;
+      }
+    } catch {
+      // the server is not there yet
+    }
+    setTimeout(comeBack, 1500);
+  };
+  const beat = setInterval(() => {
+    if (reconnecting) return;
+    unanswered += 1;
+    if (unanswered > 3) {
+      reconnecting = true;
+      el.textContent = model.reconnecting;
+      comeBack();
+      return;
+    }
+    model.send_msg({ ping: true });
+  }, 2000);
+  model.on("msg:custom", (msg) => {
+    if (msg && msg.pong) unanswered = 0;
+  });
+  model.on("remove", () => clearInterval(beat));
+  return el;
+}

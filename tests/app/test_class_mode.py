@@ -1,0 +1,117 @@
+"""Class mode's pages without a browser (app/views/classroom.py over app/classroom.py): the teacher's and
+the students' pages of one class, driven as their clicks and the twice-a-second poll drive them."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.explainer import create_app
+from app.url import read_query
+from app.views import classroom
+
+PHONES = ["0123456789abcdef", "fedcba9876543210"]
+
+
+@pytest.fixture
+def fresh_classes(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLASS_DB", str(tmp_path / "classes.sqlite3"))
+    monkeypatch.setattr(classroom, "_STORE", [])
+    yield
+    for made in classroom._STORE:
+        made.close()
+
+
+def _teacher(search="?class=new&present=1&tour=2"):
+    return create_app(search).explainer
+
+
+def _student(code, phone=PHONES[0]):
+    app = create_app(f"?join={code.lower()}").explainer
+    app.classroom._hello(phone)
+    return app
+
+
+def test_a_link_says_who_a_page_is_in_its_class():
+    assert classroom.split_class_link("?tour=2&class=new&present=1") == (
+        "?tour=2&present=1",
+        classroom.ClassLink("teacher", "new", ""),
+    )
+    assert classroom.split_class_link("?join=abcde&tick=3")[1] == classroom.ClassLink("student", "abcde")
+    assert classroom.split_class_link("?tick=3") == ("?tick=3", None)
+    # The phones follow the teacher's run, not its projector layout.
+    assert classroom.shared_link("?tour=2&present=1&embed=1", 4) == "?tour=2&tick=4"
+    assert classroom.split_tick("?fencing=off&tick=4") == ("?fencing=off", 4)
+
+
+def test_the_teacher_s_link_keeps_its_key_and_a_student_s_only_the_code(fresh_classes):
+    teacher = _teacher()
+    panel = teacher.classroom
+    assert panel.teacher and len(panel.code) == 5
+    assert panel.query() == f"class={panel.code}&teach={panel.secret}"
+    student = _student(panel.code)
+    assert student.classroom.query() == f"join={panel.code}" and not student.classroom.teacher
+    # The code with a wrong key (or none) shows the class and cannot lead it.
+    stranger = create_app(f"?class={panel.code}&teach=guess").explainer.classroom
+    assert not stranger.teacher and "not lead it" in stranger.message
+
+
+def test_phones_follow_the_teacher_until_let_go_and_come_back_when_recalled(fresh_classes):
+    teacher = _teacher()
+    student = _student(teacher.classroom.code)
+    assert student.state.tour == 2  # took the teacher's page on joining
+    teacher.state.go(6)
+    student.classroom.poll()
+    assert student.state.tick == 6
+    teacher.classroom._act("pace", "free")
+    student.classroom.poll()
+    student.state.go(1)  # exploring
+    teacher.state.go(7)
+    student.classroom.poll()
+    assert student.state.tick == 1
+    teacher.classroom._act("recall", "")
+    student.classroom.poll()
+    assert student.state.tick == 7
+
+
+def test_a_round_from_question_to_verdict(fresh_classes):
+    teacher = _teacher()
+    code = teacher.classroom.code
+    phones = [_student(code, phone) for phone in PHONES]
+    teacher.classroom.poll()
+    assert "2 joined" in teacher.classroom.join.object
+    teacher.classroom._act("open", "2")
+    for n, phone in enumerate(phones):
+        phone.classroom.poll()
+        assert 'data-key="class-answer-0"' in phone.classroom.card.html
+        phone.classroom._act("answer", str(n))
+        assert f"Your answer {'AB'[n]} is in" in phone.classroom.card.html
+    phones[0].classroom._act("answer", "7")  # not a choice: refused, and said
+    assert "must be one of" in phones[0].classroom.card.html
+    teacher.classroom.poll()
+    assert "2 answered" in teacher.classroom.card.html and "✓ right" not in teacher.classroom.card.html
+    teacher.classroom._act("reveal", "")
+    assert "✓ right" in teacher.classroom.card.html
+    assert teacher.state.tick == 8  # the asked tick, as the tour's check shows it
+    for phone in phones:
+        phone.classroom.poll()
+        assert "The model's answer" in phone.classroom.card.html
+    assert teacher.classroom.store.export_csv(code, teacher.classroom.secret).count("\n") == 3
+
+
+def test_the_static_page_says_class_mode_needs_the_server():
+    notices = read_query("?join=ABCDE&class=new").notices
+    assert notices == [
+        "Class mode needs the served explainer (./dev serve): this static page cannot keep a class's answers."
+    ]
+
+
+def test_the_teacher_moves_through_the_tour_from_the_class_card(fresh_classes):
+    """The class card takes the tour card's place, so it carries the tour's steps: back, next, and a
+    start where the page is not in the tour."""
+    teacher = _teacher("?class=new&present=1")
+    assert 'data-action="step" data-value="1"' in teacher.classroom.card.html  # start the tour
+    teacher.classroom._act("step", "1")
+    teacher.classroom._act("step", "2")
+    assert teacher.state.tour == 2 and "Question of step 2" in teacher.classroom.card.html
+    teacher.classroom._act("step", "99")  # no such step: nothing moves
+    assert teacher.state.tour == 2

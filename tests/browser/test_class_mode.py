@@ -1,0 +1,198 @@
+"""Class mode in real browsers: a teacher on a projector and students on phones, on SQLite and on
+PostgreSQL. Joining, pacing, a round, the reveal, a second round and the export; then the server killed
+with SIGKILL in the middle of a round and started again: every acknowledged answer is there, once, and
+the pages come back by themselves."""
+
+from __future__ import annotations
+
+import re
+import signal
+import time
+
+import pytest
+from playwright.sync_api import Error, expect
+
+from tests.browser.conftest import serve, stop, wait_for
+from tests.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1280, "height": 720}
+
+
+class ClassServer:
+    """The explainer served with its classes in one database (a SQLite file, or a PostgreSQL URL), which
+    it keeps across a kill and a restart on the same port."""
+
+    def __init__(self, database: str, name: str):
+        self.database, self.name, self.port = database, name, None
+        self.process = self.log = None
+
+    def start(self) -> None:
+        self.process, self.port, self.log = serve(
+            "app/explainer.py", f"class-{self.name}.log", port=self.port, env={"CLASS_DB": self.database}
+        )
+        wait_for(self.url)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/explainer"
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=20)
+        self.log.close()
+
+    def stop(self) -> None:
+        stop(self.process, self.log)
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def class_server(request, tmp_path_factory):
+    if request.param == "sqlite":
+        server = ClassServer(str(tmp_path_factory.mktemp("class") / "classes.sqlite3"), "sqlite")
+        server.start()
+        yield server
+        server.stop()
+        return
+    from engines.postgres import Postgres
+
+    with Postgres() as postgres:
+        server = ClassServer(postgres.url("postgres"), "postgresql")
+        server.start()
+        yield server
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium(playwright):
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+def card(page):
+    return page.locator("section.class-card")
+
+
+def teacher_opens(chromium, server):
+    teacher = chromium.new_context(viewport=PROJECTOR, accept_downloads=True).new_page()
+    teacher.set_default_timeout(30000)
+    teacher.goto(f"{server.url}?class=new&present=1&tour=2")
+    expect(teacher.locator(".class-joined")).to_have_text("0 joined")
+    join = re.search(
+        r"http://[^\s<]+/explainer\?join=([A-Z0-9]{5})", teacher.locator(".class-join").inner_text()
+    )
+    assert join, "the join link is written out in full"
+    expect(teacher).to_have_url(re.compile(r"class=[A-Z0-9]{5}&teach=[\w-]+"))
+    assert teacher.locator(".class-qr svg").count() == 1
+    return teacher, join.group(0), join.group(1)
+
+
+def student_joins(chromium, join_url):
+    phone = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.set_default_timeout(30000)
+    phone.goto(join_url)
+    expect(card(phone)).to_contain_text("Your teacher leads")
+    return phone
+
+
+def answer(phone, letter: str) -> None:
+    phone.locator(f'input[data-key="class-answer-{"ABCD".index(letter)}"]').check()
+    expect(phone.locator(".class-sent")).to_contain_text(f"Your answer {letter} is in")
+
+
+def come_back(page, origin: float, seconds: float = 60) -> None:
+    """Wait until ``page`` has loaded itself again (its time origin moved) and shows its class card."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if page.evaluate("performance.timeOrigin") != origin:
+                card(page).wait_for()
+                return
+        except Error:  # in the middle of loading again
+            pass
+        time.sleep(0.5)
+    raise AssertionError(f"{page.url} did not come back within {seconds} s")
+
+
+def counts(teacher) -> list[list[str]]:
+    rows = teacher.locator("table.class-counts tr")
+    return [
+        [c.strip() for c in rows.nth(n).locator("th, td").all_inner_texts()] for n in range(1, rows.count())
+    ]
+
+
+def test_a_class_joins_answers_two_rounds_and_exports(chromium, class_server):
+    teacher, join_url, code = teacher_opens(chromium, class_server)
+    phones = [student_joins(chromium, join_url) for _ in range(2)]
+    expect(teacher.locator(".class-joined")).to_have_text("2 joined")
+    # Pacing: the phones follow the teacher's tick.
+    before = teacher.locator(".tick-now").inner_text()
+    teacher.locator("button.forward").click()
+    expect(teacher.locator(".tick-now")).not_to_have_text(before)
+    now = teacher.locator(".tick-now").inner_text()
+    for phone in phones:
+        expect(phone.locator(".tick-now")).to_have_text(now)
+    teacher.get_by_role("button", name="Ask the room").click()
+    answer(phones[0], "A")
+    answer(phones[1], "B")
+    answer(phones[1], "B")  # tapped again: still one answer
+    expect(teacher.locator(".class-status")).to_contain_text("2 answered")
+    assert "✓ right" not in teacher.locator("table.class-counts").inner_text()  # not before the reveal
+    teacher.screenshot(path=str(ARTIFACTS / f"class-teacher-1280x720-{class_server.name}.png"))
+    phones[0].screenshot(path=str(ARTIFACTS / f"class-phone-390x844-{class_server.name}.png"))
+    teacher.get_by_role("button", name="Reveal the answer").click()
+    expect(teacher.locator("table.class-counts")).to_contain_text("✓ right")
+    for phone in phones:
+        expect(phone.locator(".tour-verdict")).to_contain_text("The model's answer")
+    right = next(n for n, row in enumerate(counts(teacher)) if "✓ right" in row[0])
+    # After discussion, round 2: both answer the right one, shown beside round 1.
+    teacher.get_by_role("button", name="Ask again: round 2").click()
+    for phone in phones:
+        expect(card(phone)).to_contain_text("Pick one answer")  # round 2 asks afresh
+        answer(phone, "ABCD"[right])
+    expect(teacher.locator(".class-status")).to_contain_text("Round 2 is open: 2 answered")
+    rows = counts(teacher)
+    assert [row[1:] for row in rows][right][1] == "2"
+    assert sum(int(row[1] or 0) for row in rows) == 2 and sum(int(row[2] or 0) for row in rows) == 2
+    with teacher.expect_download() as download:
+        teacher.get_by_role("button", name="Download the answers (CSV)").click()
+    exported = open(download.value.path(), encoding="utf-8").read().splitlines()
+    assert exported[0] == "question,round,answer,count"
+    assert f"2,2,{right + 1},2" in exported and len(exported) == 1 + 2 + 1
+    assert code not in "".join(exported[1:])
+    # A student's link cannot lead: with the code as a teacher's and no key, the card says so.
+    stranger = chromium.new_context(viewport=PHONE).new_page()
+    stranger.goto(f"{class_server.url}?class={code}")
+    expect(stranger.locator(".class-message")).to_contain_text("can show the class but not lead it")
+    assert stranger.get_by_role("button", name="Reveal the answer").count() == 0
+
+
+def test_a_server_killed_mid_round_keeps_every_acknowledged_answer_and_the_pages_come_back(
+    chromium, class_server
+):
+    teacher, join_url, _ = teacher_opens(chromium, class_server)
+    phones = [student_joins(chromium, join_url) for _ in range(3)]
+    teacher.get_by_role("button", name="Ask the room").click()
+    answer(phones[0], "A")
+    answer(phones[1], "B")  # both acknowledged; the third has not answered
+    loaded = [page.evaluate("performance.timeOrigin") for page in [teacher, *phones]]
+    class_server.kill()
+    class_server.start()  # the same port, the same database
+    for page, origin in zip([teacher, *phones], loaded, strict=True):
+        come_back(page, origin)
+    for phone, letter in zip(phones[:2], "AB", strict=True):
+        expect(phone.locator(".class-sent")).to_contain_text(f"Your answer {letter} is in")
+    expect(card(phones[2])).to_contain_text("Pick one answer")
+    answer(phones[2], "A")
+    expect(teacher.locator(".class-joined")).to_have_text("3 joined", timeout=60000)
+    expect(teacher.locator(".class-status")).to_contain_text("3 answered")
+    assert [row[1] for row in counts(teacher)][:2] == ["2", "1"]
+
+
+def test_an_unknown_code_gets_a_page_that_says_so(chromium, class_server):
+    phone = chromium.new_context(viewport=PHONE).new_page()
+    phone.goto(f"{class_server.url}?join=ZZZZ9")
+    expect(phone.locator(".class-message")).to_contain_text("There is no class 'ZZZZ9'")
