@@ -265,10 +265,12 @@ class ExplainerApp:
         """The presenter's diagram column is a whole run's width, except in the tour: then the question
         and its answers stand beside it on one screen of a 1280×720 projector too (the diagram's strip
         scrolls sideways and keeps the asked tick in view), the chapter menu's line goes (the step chose
-        the chapter) and the badges move to the player's line (the side column is the question's)."""
+        the chapter) and the badges move to the player's line (the side column is the question's). A
+        class's card stands beside the diagram in or out of the tour."""
         tour = bool(self.state.tour)
-        self._present_main.styles = {"flex": f"1 1 {560 if tour else 1150}px", "min-width": "400px"}
-        self.header.chapters, self.player.badges_always = not tour, tour
+        beside = tour or self.classroom is not None
+        self._present_main.styles = {"flex": f"1 1 {560 if beside else 1150}px", "min-width": "400px"}
+        self.header.chapters, self.player.badges_always = not tour, beside
 
     def _on_tab(self, action: str, value: str) -> None:
         if action == "tab" and value in TAB_IDS:
