@@ -87,6 +87,7 @@ class ExplainerApp:
     def _name_the_class(self) -> None:
         self._last_query = None
         self._push_url()
+        self.classroom.redraw()  # the join link names the address the browser now says it is at
 
     def layout(self) -> pn.viewable.Viewable:
         if self.classroom is not None and not self.classroom.teacher:

@@ -147,7 +147,7 @@ class ClassPanel(pn.viewable.Viewer):
         else:
             self._read()
         self.app.state.param.watch(self._teacher_moved, ["tour", "tick", "trace", "playing"])
-        self._redraw()
+        self.redraw()
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
             pn.state.add_periodic_callback(self.poll, period=POLL_MS)
 
@@ -201,7 +201,7 @@ class ClassPanel(pn.viewable.Viewer):
         self._read()
         if not self.teacher and self.class_state is not None and self.student:
             self._follow()
-        self._redraw()
+        self.redraw()
 
     def _follow(self) -> None:
         """Take the teacher's page while the class follows it (or when the teacher recalls everyone):
@@ -209,13 +209,21 @@ class ClassPanel(pn.viewable.Viewer):
         state = self.class_state
         wanted = (state.link, state.recall)
         recalled = state.recall != self.followed[1] and self.followed[1] >= 0
-        if (state.pacing == "follow" or recalled) and wanted != self.followed:
+        if (state.pacing == "follow" or recalled) and (wanted != self.followed or state.revealed):
             run, tick = split_tick(state.link)
             if recalled or run != split_tick(self.followed[0])[0] or self.followed[1] < 0:
                 self.app.apply_url(run)
             self.app.state.playing = False
-            self.app.state.go(tick)
+            self.app.state.go(min(tick, self._held_below(state)))
         self.followed = wanted
+
+    def _held_below(self, state: ClassState) -> int:
+        """The last tick a phone may show while the question it is asked waits for its reveal: the one
+        before the asked tick, whatever the teacher's screen shows (the asked tick gives the answer)."""
+        step = _step(state.question)
+        if step is None or state.revealed or self.app.state.tour != step.number:
+            return 10**6
+        return step.ask - 1
 
     def _hello(self, student: str) -> None:
         if self.teacher or self.class_state is None:
@@ -226,7 +234,7 @@ class ClassPanel(pn.viewable.Viewer):
             self._follow()
         except ClassError as error:
             self.message = str(error)
-        self._redraw()
+        self.redraw()
 
     def _teacher_moved(self, *events) -> None:
         if self.teacher and self.class_state is not None:
@@ -234,7 +242,7 @@ class ClassPanel(pn.viewable.Viewer):
                 self.store.follow(self.code, self.secret, self.shown())
             except ClassError as error:
                 self.message = str(error)
-            self._redraw()
+            self.redraw()
 
     # --- what the cards do ---------------------------------------------------------------------------
 
@@ -245,7 +253,7 @@ class ClassPanel(pn.viewable.Viewer):
         except ClassError as error:
             self.message = str(error)
         self._read()
-        self._redraw()
+        self.redraw()
 
     def _do(self, action: str, value: str) -> None:
         if self.teacher:
@@ -275,7 +283,7 @@ class ClassPanel(pn.viewable.Viewer):
 
         return io.StringIO(self.store.export_csv(self.code, self.secret))
 
-    def _redraw(self) -> None:
+    def redraw(self) -> None:
         state = self.class_state
         if self.teacher and state is not None:
             step = _step(self.app.state.tour)

@@ -117,3 +117,17 @@ def test_the_teacher_moves_through_the_tour_from_the_class_card(fresh_classes):
     assert teacher.state.tour == 2 and "Question of step 2" in teacher.classroom.card.html
     teacher.classroom._act("step", "99")  # no such step: nothing moves
     assert teacher.state.tour == 2
+
+
+def test_a_phone_does_not_show_the_asked_tick_before_the_reveal(fresh_classes):
+    """Step 2 asks what happens at t8: while its round waits for the reveal, a following phone stops at
+    t7 even if the teacher's screen goes on; the reveal takes it to the teacher's tick."""
+    teacher = _teacher()
+    student = _student(teacher.classroom.code)
+    teacher.classroom._act("open", "2")
+    teacher.state.go(9)
+    student.classroom.poll()
+    assert student.state.tick == 7
+    teacher.classroom._act("reveal", "")  # the teacher's page steps to t8, the asked tick
+    student.classroom.poll()
+    assert student.state.tick == 8
