@@ -11,6 +11,8 @@ whose server was killed comes back by itself (``class_client.js``) to the class 
 
 from __future__ import annotations
 
+import io
+import os
 from dataclasses import dataclass
 from functools import cache
 from html import escape
@@ -178,8 +180,6 @@ class ClassPanel(pn.viewable.Viewer):
 
     def join_url(self) -> str:
         """The students' link, on the address the teacher's page was opened at (or CLASS_BASE_URL)."""
-        import os
-
         base = os.environ.get("CLASS_BASE_URL", "").rstrip("/")
         location = pn.state.location
         if not base and location is not None and location.href:
@@ -279,8 +279,6 @@ class ClassPanel(pn.viewable.Viewer):
             self.store.answer(self.code, self.student, state.question or 0, state.round or 0, value, choices)
 
     def _export(self):
-        import io
-
         return io.StringIO(self.store.export_csv(self.code, self.secret))
 
     def redraw(self) -> None:
