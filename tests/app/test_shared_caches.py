@@ -17,8 +17,9 @@ def test_a_thousand_distinct_links_leave_every_cache_at_its_bound():
     for cached in BOUNDED:
         cached.cache_clear()
     switches = Switches(fencing="off")
-    for schedule in itertools.islice(schedules(), 1000):
-        shared.trace_for(switches, schedule)
+    for n, schedule in enumerate(itertools.islice(schedules(), 1000)):
+        if n < shared.TRACE_CACHE + 36:  # a recorded run is the dear one: past its bound is enough
+            shared.trace_for(switches, schedule)
         shared.outcome_for(switches, schedule)
         shared.from_scratch(switches, schedule)
     assert shared.trace_for.cache_info().currsize == shared.TRACE_CACHE
