@@ -106,9 +106,12 @@ def _right(number: int) -> tuple[int, ...]:
 
 
 class ClassClient(JSComponent):
-    """The browser's half of a class page: this browser's random id, and coming back after a restart."""
+    """The browser's half of a class page: this browser's random id, coming back after a restart, and an
+    answer tapped but never acknowledged (the server died first), sent again when the page is back."""
 
     reconnecting = param.String(default="", constant=True, doc="What the page says while it reconnects.")
+    asked = param.String(default="", doc="The round a phone answers now, as 'question:round'.")
+    acknowledged = param.String(default="", doc="The answer recorded, as 'question:round:choice'.")
 
     _esm = JS / "class_client.js"
 
@@ -122,7 +125,8 @@ class ClassClient(JSComponent):
         if msg.get("ping"):
             self._send_msg({"pong": True})
         elif isinstance(msg.get("hello"), str):
-            self._on_hello(msg["hello"][:64])
+            pending = msg.get("pending")
+            self._on_hello(msg["hello"][:64], pending if isinstance(pending, dict) else None)
 
 
 class ClassPanel(pn.viewable.Viewer):
@@ -225,13 +229,25 @@ class ClassPanel(pn.viewable.Viewer):
             return 10**6
         return step.ask - 1
 
-    def _hello(self, student: str) -> None:
+    def _hello(self, student: str, pending: dict | None = None) -> None:
+        """A phone names itself (again, after a reload); ``pending``: an answer it tapped that was never
+        acknowledged, sent again if its round is still the open one and nothing is recorded for it."""
         if self.teacher or self.class_state is None:
             return
         try:
-            self.class_state = self.store.join(self.code, student)
+            self.class_state = state = self.store.join(self.code, student)
             self.student = student
             self._follow()
+            asked = f"{state.question}:{state.round}"
+            if (
+                pending
+                and pending.get("asked") == asked
+                and state.open
+                and isinstance(pending.get("choice"), str)
+            ):
+                if self.store.my_answer(self.code, student, state.question, state.round) is None:
+                    self._do("answer", pending["choice"])
+                    self._read()
         except ClassError as error:
             self.message = str(error)
         self.redraw()
@@ -297,6 +313,9 @@ class ClassPanel(pn.viewable.Viewer):
             step = _step(state.question)
             mine = self.store.my_answer(self.code, self.student, state.question, state.round)
         verdict = _verdict(state.question, mine) if step and state.revealed else ""
+        if state is not None and state.open and step is not None:
+            self.client.asked = f"{state.question}:{state.round}"
+        self.client.acknowledged = f"{state.question}:{state.round}:{mine}" if mine is not None else ""
         self.card.html = student_html(state if self.student else None, step, mine, verdict, self.message)
 
     def __panel__(self):

@@ -131,3 +131,20 @@ def test_a_phone_does_not_show_the_asked_tick_before_the_reveal(fresh_classes):
     teacher.classroom._act("reveal", "")  # the teacher's page steps to t8, the asked tick
     student.classroom.poll()
     assert student.state.tick == 8
+
+
+def test_an_answer_tapped_but_never_acknowledged_is_sent_again_when_the_phone_is_back(fresh_classes):
+    """A phone reloading after a restart names the answer it tapped and never saw acknowledged: it is
+    recorded if its round is still the open one and the phone has none there; a stale one is dropped."""
+    teacher = _teacher()
+    code = teacher.classroom.code
+    teacher.classroom._act("open", "2")
+    back = create_app(f"?join={code}").explainer.classroom
+    back._hello(PHONES[0], {"asked": "2:1", "choice": "1"})
+    assert "Your answer B is in" in back.card.html and back.client.acknowledged == "2:1:1"
+    late = create_app(f"?join={code}").explainer.classroom
+    late._hello(PHONES[1], {"asked": "2:0", "choice": "1"})  # a round that is no longer the open one
+    assert late.store.my_answer(code, PHONES[1], 2, 1) is None and late.client.asked == "2:1"
+    again = create_app(f"?join={code}").explainer.classroom
+    again._hello(PHONES[0], {"asked": "2:1", "choice": "0"})  # already has an answer: left as it was
+    assert again.store.my_answer(code, PHONES[0], 2, 1) == "1"

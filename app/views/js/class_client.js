@@ -27,11 +27,45 @@ function studentId() {
   return id;
 }
 
+// An answer tapped is kept in the tab until Python says it is recorded: if the server dies first, the
+// page sends it again once it is back (the class's key makes a second send the same answer).
+const PENDING_KEY = "durable-work-class-pending";
+const kept = () => {
+  try {
+    return JSON.parse(window.sessionStorage.getItem(PENDING_KEY) || "null");
+  } catch {
+    return null;
+  }
+};
+const keep = (value) => {
+  try {
+    if (value) window.sessionStorage.setItem(PENDING_KEY, JSON.stringify(value));
+    else window.sessionStorage.removeItem(PENDING_KEY);
+  } catch {
+    // no storage: nothing is sent again
+  }
+};
+
 export function render({ model }) {
   const el = document.createElement("p");
   el.className = "class-connection";
   el.setAttribute("role", "status");
-  model.send_msg({ hello: studentId() });
+  model.send_msg({ hello: studentId(), pending: kept() });
+  // The answers are in another component's shadow root: a tap is seen on its way out (a click is
+  // composed; a change is not).
+  const onTap = (event) => {
+    const input = event.composedPath()[0];
+    if (input && input.dataset && /^class-answer-\d+$/.test(input.dataset.key || "") && model.asked) {
+      keep({ asked: model.asked, choice: input.dataset.value });
+    }
+  };
+  document.addEventListener("click", onTap, true);
+  const settle = () => {
+    const pending = kept();
+    if (pending && model.acknowledged === `${pending.asked}:${pending.choice}`) keep(null);
+  };
+  model.on("acknowledged", settle);
+  settle();
   let unanswered = 0;
   let reconnecting = false;
   const comeBack = async () => {
@@ -60,6 +94,9 @@ export function render({ model }) {
   model.on("msg:custom", (msg) => {
     if (msg && msg.pong) unanswered = 0;
   });
-  model.on("remove", () => clearInterval(beat));
+  model.on("remove", () => {
+    clearInterval(beat);
+    document.removeEventListener("click", onTap, true);
+  });
   return el;
 }
