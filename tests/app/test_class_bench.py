@@ -2,19 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-from app.views import classroom
-
-
-@pytest.fixture
-def fresh_classes(tmp_path, monkeypatch):
-    monkeypatch.setenv("CLASS_DB", str(tmp_path / "classes.sqlite3"))
-    monkeypatch.setattr(classroom, "_STORE", [])
-    yield
-    for made in classroom._STORE:
-        made.close()
-
 
 def test_a_small_class_bench_counts_every_answer_once_and_every_phone_follows(fresh_classes):
     from benchmarks.class_rounds import answers_round, follow_tick

@@ -3,22 +3,11 @@ the students' pages of one class, driven as their clicks and the twice-a-second 
 
 from __future__ import annotations
 
-import pytest
-
 from app.explainer import create_app
 from app.url import read_query
 from app.views import classroom
 
 PHONES = ["0123456789abcdef", "fedcba9876543210"]
-
-
-@pytest.fixture
-def fresh_classes(tmp_path, monkeypatch):
-    monkeypatch.setenv("CLASS_DB", str(tmp_path / "classes.sqlite3"))
-    monkeypatch.setattr(classroom, "_STORE", [])
-    yield
-    for made in classroom._STORE:
-        made.close()
 
 
 def _teacher(search="?class=new&present=1&tour=2"):
