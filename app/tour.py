@@ -19,6 +19,7 @@ from functools import cache
 from html import escape
 
 from app.content import sections
+from app.render.controls import card_button
 from app.render.diagram import tick_lines
 
 
@@ -118,10 +119,7 @@ def what_happened(trace: dict, tick: int) -> list[str]:
 
 
 def _button(action: str, label: str, disabled: bool = False, primary: bool = False) -> str:
-    return (
-        f'<button type="button" class="tour-{action}{" chosen" if primary else ""}" data-action="{action}" '
-        f'data-key="tour-{action}"{" disabled" if disabled else ""}>{escape(label)}</button>'
-    )
+    return card_button("tour", action, label, primary=primary, disabled=disabled)
 
 
 class TourCard:

@@ -321,7 +321,7 @@ class Controller:
         record of it, or its latest was computed from a text the pin does not have, or from the pin's text
         but under another key (an input the key names changed, beyond the article), or the run restores
         nothing (the article's counterfactual)."""
-        latest = next((r for r in reversed(world.records.journal.records) if r.step == step), None)
+        latest = world.records.lookup(step, None, by_name_only=True)  # what a search by name would find
         if latest is None:
             return "no-record"
         if not world.restore:

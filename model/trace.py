@@ -151,11 +151,14 @@ def _read(parts: tuple) -> list[dict]:
 def _digest_acceptance(world: World, digest: str | None) -> dict:
     """What the acceptance log holds now of the digest the newsletter took: the version it was first
     accepted for and when, and whether it is accepted for the report as it is now."""
-    accepted = [a for a in world.records.acceptances.records if digest is not None and a.digest_id == digest]
+    first = world.records.acceptance_of(digest) if digest is not None else None
+    current = first is not None and any(
+        a.digest_id == digest and a.version == world.report.name for a in world.records.acceptances.records
+    )
     return {
-        "accepted_for": accepted[0].version if accepted else None,
-        "accepted_at": accepted[0].tick if accepted else None,
-        "current": any(a.version == world.report.name for a in accepted),
+        "accepted_for": first.version if first else None,
+        "accepted_at": first.tick if first else None,
+        "current": current,
     }
 
 

@@ -9,6 +9,7 @@ from html import escape
 
 from app.classroom import ClassState
 from app.content import sections
+from app.render.controls import card_button
 from app.tour import Step
 
 LETTERS = "ABCDEFGH"
@@ -19,10 +20,16 @@ def _words(name: str, **values: object) -> str:
 
 
 def _button(action: str, label: str, value: str = "", primary: bool = False, disabled: bool = False) -> str:
+    return card_button("class", action, label, value, primary=primary, disabled=disabled)
+
+
+def pacing_html(state: ClassState) -> str:
+    """The teacher's pacing: phones follow the screen, or explore; and everyone brought back."""
+    follow = state.pacing == "follow"
+    label = _words("pace free" if follow else "pace follow")
     return (
-        f'<button type="button" class="class-{action}{" chosen" if primary else ""}" data-action="{action}" '
-        f'data-value="{escape(value)}" data-key="class-{action}"{" disabled" if disabled else ""}>'
-        f"{escape(label)}</button>"
+        f'<p class="class-pacing">{_button("pace", label, "free" if follow else "follow")} '
+        f"{_button('recall', _words('recall'))}</p>"
     )
 
 

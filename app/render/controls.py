@@ -10,6 +10,17 @@ from app.content import heading, markdown_html, pairs, text, title_and_body, tit
 from model.switches import SETTINGS, Role, allowed_values
 
 
+def card_button(card: str, action: str, label: str, value: str | None = None, *, primary: bool = False,
+                disabled: bool = False) -> str:  # fmt: skip
+    """A button of a card beside the diagram (the tour's, a class's): its class and key name the card
+    and the action ("tour-check"), its value what the action takes, if anything."""
+    taken = "" if value is None else f' data-value="{escape(value)}"'
+    return (
+        f'<button type="button" class="{card}-{action}{" chosen" if primary else ""}" data-action="{action}"'
+        f'{taken} data-key="{card}-{action}"{" disabled" if disabled else ""}>{escape(label)}</button>'
+    )
+
+
 def value_words(setting: str, value: str) -> str:
     """A switch's value as the reader reads it (content/values.md); its name stays in links. A value the
     file does not know (from a trace made elsewhere) is shown as it is."""

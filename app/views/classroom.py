@@ -15,7 +15,6 @@ import io
 import os
 from dataclasses import dataclass
 from functools import cache
-from html import escape
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
@@ -25,7 +24,7 @@ from panel.custom import JSComponent
 
 from app.classroom import ClassError, ClassState, ClassStore, normal_code
 from app.content import sections
-from app.render.classroom import join_html, student_html, teacher_html
+from app.render.classroom import join_html, pacing_html, student_html, teacher_html
 from app.state import ReaderState
 from app.tour import Step, TourCard, right_answers, steps
 from app.url import CLASS_KEYS, LAYOUT_FLAGS
@@ -87,12 +86,17 @@ def _step(number: int | None) -> Step | None:
     return steps()[number - 1] if number and 0 < number <= len(steps()) else None
 
 
+def _card_at(number: int) -> TourCard:
+    """The tour's own card at step ``number``, on a page of its own: the judge of its answers."""
+    state = ReaderState()
+    state.go_to_step(number)
+    return TourCard(state)
+
+
 @cache
 def _verdict(number: int, chosen: str | None) -> str:
     """What the tour's own check says to a student who chose ``chosen`` (None: no answer)."""
-    state = ReaderState()
-    state.go_to_step(number)
-    card = TourCard(state)
+    card = _card_at(number)
     card.chosen = int(chosen) if chosen is not None else None
     card.reveal()
     return card.verdict
@@ -100,9 +104,8 @@ def _verdict(number: int, chosen: str | None) -> str:
 
 @cache
 def _right(number: int) -> tuple[int, ...]:
-    state = ReaderState()
-    state.go_to_step(number)
-    return tuple(right_answers(_step(number), state.trace))
+    card = _card_at(number)
+    return tuple(right_answers(card.step(), card.state.trace))
 
 
 class ClassClient(JSComponent):
@@ -304,7 +307,7 @@ class ClassPanel(pn.viewable.Viewer):
             counts = self.store.counts(self.code, step.number) if step else {}
             right = list(_right(step.number)) if step else []
             card = teacher_html(state, step, counts, right, self.message, total=len(steps()))
-            self.card.html = card + _pacing_html(state)
+            self.card.html = card + pacing_html(state)
             self.join.object = join_html(state, self.join_url(), _qr(self.join_url()))
             self.download.visible = True
             return
@@ -320,20 +323,6 @@ class ClassPanel(pn.viewable.Viewer):
 
     def __panel__(self):
         return pn.Column(self.client, self.join, self.card, self.download, sizing_mode="stretch_width")
-
-
-def _pacing_html(state: ClassState) -> str:
-    """The teacher's pacing: phones follow the screen, or explore; and everyone brought back."""
-    said = sections("classroom")
-    follow = state.pacing == "follow"
-    label = said["pace free" if follow else "pace follow"]
-    return (
-        '<p class="class-pacing">'
-        f'<button type="button" data-action="pace" data-value="{"free" if follow else "follow"}" '
-        f'data-key="class-pace">{escape(label)}</button> '
-        f'<button type="button" data-action="recall" data-key="class-recall">{escape(said["recall"])}'
-        "</button></p>"
-    )
 
 
 @cache
