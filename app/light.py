@@ -39,6 +39,8 @@ PARTS = (
     "switches",
 )
 FIXED_PARTS = ("header", "tour", "switches", "legend")
+#: The player's moves: they change the tick (or the playback) only, so the fixed parts are not drawn again.
+MOVES = frozenset({"first", "back", "forward", "last", "go", "toggle", "speed", "advance"})
 
 
 class LightPage:
@@ -60,18 +62,17 @@ class LightPage:
         """A click or a key from ``part`` of the page, done by the page model."""
         self.page.act(action, value, part)
 
-    def parts(self) -> dict:
-        """Every part's HTML, and what the browser needs besides: the link, the tick, whether playing and
-        how fast."""
+    def parts(self, fixed: bool = True) -> dict:
+        """Every part's HTML (the ``fixed`` ones only if asked), and what the browser needs besides: the
+        link, the tick, whether playing and how fast."""
         s, page = self.state, self.page
-        return {
+        parts = {
             "query": s.to_query(),
             "embed": s.embed_query(),
             "tick": s.tick,
             "end": s.end_tick,
             "playing": s.playing,
             "period": page.period(),
-            "header": page.header_html(compact=True, chapters=True, editable=False),
             "player": page.player_html(badges_always=True),
             "lead": page.lead_html(),
             "figure": page.diagram_html(),
@@ -80,10 +81,15 @@ class LightPage:
             # The caption first: it says what the chips, the heavy arrow and "(added)" mean.
             "lifecycles": caption_html("lifecycles") + page.lifecycles_html(),
             "records": page.records_html(),
-            "legend": how_to_read_html(),
-            "tour": page.tour_html(),
-            "switches": page.switches_html(),
         }
+        if fixed:
+            parts |= {
+                "header": page.header_html(compact=True, chapters=True, editable=False),
+                "legend": how_to_read_html(),
+                "tour": page.tour_html(),
+                "switches": page.switches_html(),
+            }
+        return parts
 
     def story(self) -> tuple:
         """What makes the run (the switches, the schedule, the tour's step), without the tick."""
@@ -142,7 +148,9 @@ def act(key: str, action: str, value: str, part: str = "") -> str:
         return start("")
     before = page.story()
     page.act(action, value, part)
-    return json.dumps({"key": key, **page.parts(), "changed": page.change_words(before)})
+    # A move of the player's leaves the fixed parts as the page has them: a step draws what a tick changes.
+    moved = action in MOVES and part != "tour" and before == page.story()
+    return json.dumps({"key": key, **page.parts(fixed=not moved), "changed": page.change_words(before)})
 
 
 def close(key: str) -> None:

@@ -36,6 +36,23 @@ from model.schedule import FIELDS as SCHEDULE_FIELDS
 from model.schedule import SCHEDULE_IDS, Schedule
 from model.switches import ALL_SETTINGS, SETTINGS, allowed_values
 
+#: The last runs made, by their switches and schedule. The model is deterministic, so a switch flipped
+#: back, or a setting another page of this process showed, is the same run: it is made once, and is the
+#: same dict (the renderers keep what they work out of a run by its identity). Nothing changes a trace.
+_MADE: dict[tuple[Switches, Schedule], tuple[dict, dict]] = {}
+
+
+def made_run(switches: Switches, schedule: Schedule) -> tuple[dict, dict]:
+    """The run's trace and outcome (``trace_dict``, ``Outcome.to_dict``), made once of the last 32."""
+    made = _MADE.pop((switches, schedule), None)
+    if made is None:
+        result = run(switches, schedule=schedule)
+        made = trace_dict(result), result.outcome().to_dict()
+        if len(_MADE) >= 32:
+            _MADE.pop(next(iter(_MADE)))
+    _MADE[switches, schedule] = made  # the newest last: the oldest goes first
+    return made
+
 
 def _switch_param(setting: str) -> param.Selector:
     values = list(allowed_values(setting))
@@ -138,13 +155,13 @@ class ReaderState(_Settings):
 
     @param.depends(*ALL_SETTINGS, *SCHEDULE_IDS, watch=True)
     def _rerun(self) -> None:
-        result = run(self.switches(), schedule=self.schedule())
+        trace, outcome = made_run(self.switches(), self.schedule())
         previous = self.trace
         with param.parameterized.batch_call_watchers(self):
             if previous is not None and not self._new_story:
                 self.before = previous
-            self.trace = trace_dict(result)
-            self.outcome = result.outcome().to_dict()
+            self.trace = trace
+            self.outcome = outcome
             self.playing = self.playing and self.tick < self.end_tick
             if self.tick > self.end_tick:
                 self.tick = self.end_tick

@@ -13,10 +13,11 @@ Every word comes from the trace (the model's events and what they carried) and `
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 
 from app.content import caption_html, pairs, sections, titles
@@ -86,7 +87,7 @@ class Item:
     words: str
     message: int | None = None  # the index of the message this line sends or answers
 
-    @property
+    @functools.cached_property  # a run's lines are laid out at every tick (run_of keeps its items)
     def lines(self) -> list[str]:
         """The words, wrapped so the current column fits a phone's width beside the rows' names."""
         return textwrap.wrap(self.words, WRAP) or [""]
@@ -303,10 +304,9 @@ def _token_of(number: int, frame: dict) -> str:
 def past_marks(trace: dict, tick: int) -> dict[tuple[int, str], tuple[str, list[str]]]:
     """For each (tick, row) before ``tick``: the most telling mark, and every line the diagram wrote there
     when that tick was the current one (its own words: no hash, keys by their letters)."""
-    keys, broken = key_names(trace), breaches_at(trace)
     cells: dict[tuple[int, str], list[Item]] = {}
-    for frame in trace["ticks"][:tick]:
-        for item in items_of(frame, keys, broken)[0]:
+    for frame, (items, _) in zip(trace["ticks"][:tick], run_of(trace).events, strict=False):
+        for item in items:
             cells.setdefault((frame["tick"], item.lane), []).append(item)
     return {
         where: (
@@ -351,6 +351,75 @@ class Layout:
         return self.name_width + PAST * t + (self.wide - PAST if t > tick else 0)
 
 
+@dataclass(frozen=True)
+class Run:
+    """What a run's drawing needs at every tick, worked out once a run (``run_of``): its rows, keys,
+    attempts and breaches, each tick's lines and messages, and the widths every tick shares."""
+
+    trace: dict  # the run these facts are of
+    lanes: list[str]
+    keys: dict[str, str]
+    attempts: dict[str, int]
+    broken: dict[tuple[int, str], list[str]]
+    events: list[tuple[list[Item], list]]  # each tick's event lines (``items_of``) and messages
+    journal: list[list[Item]]  # each tick's journal lines (``journal_items``)
+    most_messages: int
+    names: int  # the longest row name or holding of any tick
+    widest: dict[bool, int] = field(default_factory=dict)  # ``longest`` by ``large``, once asked
+    captions: dict[int, str] = field(default_factory=dict)  # ``caption``, once asked
+
+    def caption(self, tick: int) -> str:
+        """The tick's sentence (``tick_caption``): a figure keeps room for every tick's."""
+        if tick not in self.captions:
+            self.captions[tick] = tick_caption(self.trace, tick)
+        return self.captions[tick]
+
+    def items(self, tick: int, large: bool = False) -> tuple[list[Item], list]:
+        """The lines of tick's column (the journal's only where a successor plans, when ``large``)."""
+        items, messages = self.events[tick]
+        journal = self.journal[tick] if not large or _plans(self.trace["ticks"][tick]) else []
+        return items + journal, messages
+
+    def longest(self, large: bool) -> int:
+        """The longest line of any tick's column as drawn (``large``: presenter mode's)."""
+        if large not in self.widest:
+            ticks = range(len(self.events))
+            lines = (len(line) for t in ticks for i in self.items(t, large)[0] for line in i.lines)
+            self.widest[large] = max([10, *lines])
+        return self.widest[large]
+
+
+#: The last runs worked out, by identity (a run's dict is never changed once made), each kept with its
+#: run so its id cannot be reused: a redraw lays out every tick of the run, and a switch draws two runs.
+_RUNS: dict[int, Run] = {}
+
+
+def run_of(trace: dict) -> Run:
+    """The run's tick-independent facts, worked out once however many ticks and parts are drawn."""
+    run = _RUNS.get(id(trace))
+    if run is not None and run.trace is trace:
+        return run
+    keys, attempts, broken, lost = key_names(trace), attempt_lanes(trace), breaches_at(trace), lost_at(trace)
+    lanes = lanes_of(trace)
+    events = [items_of(frame, keys, broken) for frame in trace["ticks"]]
+    journal = [journal_items(frame, lost) for frame in trace["ticks"]]
+    run = Run(
+        trace=trace,
+        lanes=lanes,
+        keys=keys,
+        attempts=attempts,
+        broken=broken,
+        events=events,
+        journal=journal,
+        most_messages=max(len(messages) for _, messages in events),
+        names=max(len(w) for f in trace["ticks"] for lane in lanes for w in lane_name(lane, f, attempts)),
+    )
+    if len(_RUNS) >= 16:
+        _RUNS.pop(next(iter(_RUNS)))
+    _RUNS[id(trace)] = run
+    return run
+
+
 def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = False) -> Layout:
     """Each row as tall as this tick's lines need (two at least: its name and what it holds; three for a
     row that is a switch, which says its value); the columns as wide as the run ever needs, so stepping
@@ -358,30 +427,18 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
     run a reader is comparing with), each row is as tall as either run needs at this tick, so flipping a
     switch back and forth does not move the rows under the pointer. ``large`` (presenter mode, one screen
     of a projector) keeps two lines a row, and the journal's row only where a successor plans from it."""
-    lanes, keys, attempts = lanes_of(trace), key_names(trace), attempt_lanes(trace)
+    run = run_of(trace)
+    lanes, attempts = run.lanes, run.attempts
     lines = _least_lines(trace, lanes, attempts, large)
-    longest, most_messages, names = 10, 0, 0
-    breaches = breaches_at(trace)
-
-    def tick_items(frame: dict, keys: dict, breaches: dict) -> tuple[list[Item], list]:
-        items, messages = items_of(frame, keys, breaches)
-        return items + (journal_items(frame, lost_at(trace)) if not large or _plans(frame) else []), messages
 
     def grow(items: list[Item]) -> None:  # each row at least as tall as these lines need
         for lane in lanes:
             lines[lane] = max(lines[lane], sum(len(i.lines) for i in items if i.lane == lane))
 
-    for frame in trace["ticks"]:
-        items, messages = tick_items(frame, keys, breaches)
-        if frame["tick"] == tick:
-            now = (items, messages)
-            grow(items)
-        for lane in lanes:
-            names = max(names, *map(len, lane_name(lane, frame, attempts)))
-        longest = max([longest, *(len(line) for i in items for line in i.lines)])
-        most_messages = max(most_messages, len(messages))
+    now = run.items(tick, large)
+    grow(now[0])
     if beside is not None and tick < len(beside["ticks"]):
-        grow(tick_items(beside["ticks"][tick], key_names(beside), breaches_at(beside))[0])
+        grow(run_of(beside).items(tick, large)[0])
     admitted = {a["attempt"] for a in trace["ticks"][tick]["attempts"]}
     lanes = [lane for lane in lanes if lane not in attempts or attempts[lane] in admitted]
     if large and not _plans(trace["ticks"][tick]):
@@ -391,11 +448,12 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
         top[lane] = y
         y += PAD + LINE * lines[lane]
     height = {lane: PAD + LINE * lines[lane] for lane in lanes}
-    gutter = 10 + 9 * most_messages
-    wide = gutter + MARK_WIDTH + CHAR * longest + 4  # CHAR is generous: the words end short of it
-    name_width = math.ceil(max(BOLD * names, SMALL * max(map(len, row_switch_lines())))) + 18
+    gutter = 10 + 9 * run.most_messages
+    wide = gutter + MARK_WIDTH + CHAR * run.longest(large) + 4  # CHAR is generous: the words end short of it
+    name_width = math.ceil(max(BOLD * run.names, SMALL * max(map(len, row_switch_lines())))) + 18
     width = name_width + PAST * trace["end_tick"] + wide + 6
-    return Layout(lanes, top, height, name_width, wide, gutter, width, y, keys, breaches, *now, attempts)
+    keys, broken = run.keys, run.broken
+    return Layout(lanes, top, height, name_width, wide, gutter, width, y, keys, broken, *now, attempts)
 
 
 def _least_lines(trace: dict, lanes: list[str], attempts: dict[str, int], large: bool) -> dict[str, int]:
@@ -858,7 +916,8 @@ def diagram_html(
     ``before`` it as a faint layer, which also sets the rows' heights, and ``parts_at`` the tick where
     they part), and the legend (``brief_legend`` for a compact layout). ``reserve`` keeps the room the
     run's longest caption and tallest tick need, so stepping moves nothing under the caption."""
-    caption = tick_caption(trace, tick)
+    run = run_of(trace)
+    caption = run.caption(tick)
     key = legend_html(brief_legend) if legend else ""
     drawing = diagram_svg(trace, tick, caption, large, beside=before, parts_at=parts_at)
     said = f'<p class="tick-caption" aria-live="polite"><strong>t{tick}.</strong> {escape(caption)}</p>'
@@ -867,7 +926,7 @@ def diagram_html(
         # longest at whatever width the figure has.
         others = "".join(
             f'<p class="caption-reserved" aria-hidden="true"><strong>t{t}.</strong> '
-            f"{escape(tick_caption(trace, t))}</p>"
+            f"{escape(run.caption(t))}</p>"
             for t in range(len(trace["ticks"]))
             if t != tick
         )
@@ -915,11 +974,10 @@ def key_moments(trace: dict, parts_at: int | None = None) -> list[tuple[int, str
 def said(trace: dict, upto: int) -> list[list[tuple[str, str]]]:
     """Each tick's events to ``upto``, as (row's name, the diagram's words): what a list beside the
     picture, the text view or a verdict of the tour reads out, with no hash in sight."""
-    keys, broken, attempts = key_names(trace), breaches_at(trace), attempt_lanes(trace)
+    run = run_of(trace)
     out = []
-    for frame in trace["ticks"][: upto + 1]:
-        items, _ = items_of(frame, keys, broken)
-        out.append([(lane_name(item.lane, frame, attempts)[0], item.words) for item in items])
+    for frame, (items, _) in zip(trace["ticks"][: upto + 1], run.events, strict=False):
+        out.append([(lane_name(item.lane, frame, run.attempts)[0], item.words) for item in items])
     return out
 
 

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from app.light import FIXED_PARTS, PARTS, LightPage, act, close, start
+from app.light import FIXED_PARTS, PARTS, LightPage, _pages, act, close, start
 from app.state import PRESETS
 from sitebuild.light import chapter_frames, tour_frames
 from tests.conftest import ROOT
@@ -180,3 +180,28 @@ def test_the_tour_shows_no_way_back_to_the_articles_schedule_under_its_question(
     assert "schedule-note" not in page.parts()["header"]
     page.act("leave", part="tour")
     assert "Not the article's schedule" in page.parts()["header"]
+
+
+def test_a_move_of_the_player_draws_only_what_a_tick_changes_and_anything_else_draws_all():
+    """A step or a play leaves the fixed parts as the page has them (they never change with the tick);
+    a switch, a chapter or the tour's card draws every part again."""
+    from app.tour import right_answers, steps
+
+    started = json.loads(start("?preset=superseded&tick=3"))
+    key = started["key"]
+    for action, value in (("forward", ""), ("go", "9"), ("toggle", ""), ("advance", ""), ("speed", "fast")):
+        parts = json.loads(act(key, action, value))
+        whole = _pages[key].parts()
+        assert not set(FIXED_PARTS) & set(parts), action
+        assert {k: parts[k] for k in whole if k not in FIXED_PARTS} == {
+            k: v for k, v in whole.items() if k not in FIXED_PARTS
+        }, action
+        assert {k: whole[k] for k in FIXED_PARTS} == {k: started[k] for k in FIXED_PARTS}, action
+    for action, value in (("set", "fencing=off"), ("preset", "main"), ("reveal", "")):
+        assert set(FIXED_PARTS) <= set(json.loads(act(key, action, value))), action
+    close(key)
+    key = json.loads(start("?tour=2"))["key"]
+    (right,) = right_answers(steps()[1], _pages[key].state.trace)
+    act(key, "answer", str(right), "tour")
+    assert "Right." in json.loads(act(key, "check", "", "tour"))["tour"]  # the tour's own moves draw its card
+    close(key)

@@ -10,7 +10,7 @@ import pytest
 from app.state import PRESETS, URL_FLAGS, URL_PARAMS, ReaderState
 from model import Switches, run, trace_dict
 from model.schedule import FIELD_BY_ID, SCHEDULE_IDS, Schedule
-from model.switches import ALL_SETTINGS, allowed_values
+from model.switches import ALL_SETTINGS, Fencing, allowed_values
 
 
 @pytest.mark.parametrize("setting", ALL_SETTINGS)
@@ -39,6 +39,21 @@ def test_the_trace_is_computed_once_per_switch_change_not_per_tick():
     assert traces == []
     state.fencing = "off"
     assert len(traces) == 1
+
+
+def test_a_run_is_made_once_for_its_switches_and_schedule_and_is_the_model_s():
+    """A switch flipped back shows the very run it showed (made once: the renderers keep what they work
+    out of a run by its identity), and a schedule of its own is another run, the model's."""
+    state = ReaderState()
+    first = state.trace
+    state.fencing = "off"
+    assert state.trace is not first and state.trace == trace_dict(run(Switches(fencing=Fencing.OFF)))
+    state.fencing = "on"
+    assert state.trace is first
+    state.apply_query("?silent_at=post")
+    assert state.trace is not first
+    assert state.trace == trace_dict(run(Switches(), schedule=Schedule(silent_at="post")))
+    assert ReaderState().trace is first  # another reader of the process: the same run
 
 
 @pytest.mark.parametrize("name", PRESETS)
