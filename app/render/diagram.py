@@ -365,6 +365,7 @@ class Run:
     journal: list[list[Item]]  # each tick's journal lines (``journal_items``)
     most_messages: int
     names: int  # the longest row name or holding of any tick
+    holds: dict[str, bool]  # whether each row says what it holds at some tick (``_holds``)
     widest: dict[bool, int] = field(default_factory=dict)  # ``longest`` by ``large``, once asked
     captions: dict[int, str] = field(default_factory=dict)  # ``caption``, once asked
 
@@ -413,6 +414,7 @@ def run_of(trace: dict) -> Run:
         journal=journal,
         most_messages=max(len(messages) for _, messages in events),
         names=max(len(w) for f in trace["ticks"] for lane in lanes for w in lane_name(lane, f, attempts)),
+        holds=_holds(trace, lanes, attempts),
     )
     if len(_RUNS) >= 16:
         _RUNS.pop(next(iter(_RUNS)))
@@ -429,7 +431,7 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
     of a projector) keeps two lines a row, and the journal's row only where a successor plans from it."""
     run = run_of(trace)
     lanes, attempts = run.lanes, run.attempts
-    lines = _least_lines(trace, lanes, attempts, large)
+    lines = _least_lines(run, large)
 
     def grow(items: list[Item]) -> None:  # each row at least as tall as these lines need
         for lane in lanes:
@@ -456,15 +458,19 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
     return Layout(lanes, top, height, name_width, wide, gutter, width, y, keys, broken, *now, attempts)
 
 
-def _least_lines(trace: dict, lanes: list[str], attempts: dict[str, int], large: bool) -> dict[str, int]:
-    """The lines each row has at least. A row switch's value is a third line under what the row holds
-    (the report's version, a token, the epoch, the journal's count); the feed, the newsletter and the
-    controller hold nothing, so theirs is the second, unless the feed says at some tick what it forgot
-    (beyond the article): then the third."""
+def _holds(trace: dict, lanes: list[str], attempts: dict[str, int]) -> dict[str, bool]:
+    """Whether each row says what it holds at some tick: the feed, the newsletter and the controller hold
+    nothing, unless the feed says at some tick what it forgot (beyond the article)."""
     empty = ("feed", "newsletter", "controller")
-    holds = {lane: lane not in empty or any(lane_name(lane, f, attempts)[1] for f in trace["ticks"])
-             for lane in lanes}  # fmt: skip
-    return {lane: 3 if lane in ROW_SWITCH and holds[lane] and not large else 2 for lane in lanes}
+    return {lane: lane not in empty or any(lane_name(lane, f, attempts)[1] for f in trace["ticks"])
+            for lane in lanes}  # fmt: skip
+
+
+def _least_lines(run: Run, large: bool) -> dict[str, int]:
+    """The lines each row has at least: its name and what it holds, and a row switch's value as a third
+    line under what the row holds (the report's version, a token, the epoch, the journal's count), or as
+    the second where it holds nothing; presenter mode (``large``) keeps the value in its tooltip."""
+    return {lane: 3 if lane in ROW_SWITCH and run.holds[lane] and not large else 2 for lane in run.lanes}
 
 
 SYMBOL = {mark: (symbol, css) for mark, symbol, css in MARKS}
