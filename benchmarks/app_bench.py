@@ -23,14 +23,29 @@ sys.path.insert(0, str(ROOT))
 def python_side(repeat: int) -> None:
     from app.explainer import create_app
 
+    import itertools
+
+    from model.switches import article_values
+
     page = create_app("")
     app = page.explainer
-    switch, step = [], []
+    switch, back, step = [], [], []
+    # Runs not made before (the process keeps the last 32 made): every combination of four switches.
+    settings = ("fencing", "checkpoints", "post_key", "change")
+    for combination in itertools.islice(
+        itertools.cycle(itertools.product(*map(article_values, settings))), repeat * 10
+    ):
+        start = time.perf_counter()
+        app.state.param.update(dict(zip(settings, combination, strict=True)))
+        switch.append(time.perf_counter() - start)
+    app.state.param.update(
+        fencing="on", checkpoints="every-step", post_key="per-operation", change="during-outage"
+    )
     values = ["off", "on"]
-    for n in range(repeat * 10):
+    for n in range(repeat * 10):  # a switch flipped back and forth: its run was made already
         start = time.perf_counter()
         app.state.fencing = values[n % 2]
-        switch.append(time.perf_counter() - start)
+        back.append(time.perf_counter() - start)
     app.state.fencing = "on"
     for n in range(repeat * 20):
         start = time.perf_counter()
@@ -38,11 +53,15 @@ def python_side(repeat: int) -> None:
         step.append(time.perf_counter() - start)
     print(
         f"switch change (model run + views)   median {statistics.median(switch) * 1000:.1f} ms, "
-        f"max {max(switch) * 1000:.1f} ms  (aim <= 50 ms)"
+        f"max {max(switch) * 1000:.1f} ms  (aim <= 10 ms)"
+    )
+    print(
+        f"switch flipped back (views)         median {statistics.median(back) * 1000:.1f} ms, "
+        f"max {max(back) * 1000:.1f} ms  (aim <= 10 ms)"
     )
     print(
         f"tick step (views)                   median {statistics.median(step) * 1000:.1f} ms, "
-        f"max {max(step) * 1000:.1f} ms  (aim <= 50 ms)"
+        f"max {max(step) * 1000:.1f} ms  (aim <= 4 ms)"
     )
 
 
@@ -80,7 +99,7 @@ def page_loads(repeat: int) -> None:
     explainer, baseline = statistics.median(times["explainer"]), statistics.median(times["one widget"])
     print(f"page load to interactive, explainer  median {explainer:.2f} s over {repeat}")
     print(f"page load to interactive, one widget median {baseline:.2f} s over {repeat}")
-    print(f"ratio                                {explainer / baseline:.2f}x  (aim <= 1.5x)")
+    print(f"ratio                                {explainer / baseline:.2f}x  (aim <= 1.2x)")
 
 
 def main() -> None:
