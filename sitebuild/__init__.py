@@ -66,11 +66,20 @@ def build(out: Path, pwa: bool = False, skip_app: bool = False) -> Path:
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
         try:
             _write_site(staging, pwa, skip_app)
+            _readable_by_all(staging)
             _swap_in(staging, out)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     say(f"done: {out}")
     return out
+
+
+def _readable_by_all(site: Path) -> None:
+    """Every folder and file of the site readable by anyone: a web server runs as a user of its own, and
+    the staging folder is private (``mkdtemp``), as a strict umask makes every file."""
+    for path in [site, *site.rglob("*")]:
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode | (0o555 if path.is_dir() else 0o444))
 
 
 def _swap_in(staging: Path, out: Path) -> None:

@@ -56,6 +56,20 @@ def test_a_whole_build_replaces_the_site_and_leaves_nothing_beside_it(tmp_path, 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
 
 
+def test_the_site_is_published_readable_by_a_web_server_of_another_user(tmp_path, quick_steps):
+    """The staging folder is made private (``mkdtemp``), and a strict umask makes files private too: a
+    web server running as another user, or a copy with ``cp -a`` into a web root, answered 403."""
+    out = old_site(tmp_path)
+    umask = os.umask(0o077)
+    try:
+        sitebuild.build(out, skip_app=True)
+    finally:
+        os.umask(umask)
+    for path in [out, *out.rglob("*")]:
+        needed = 0o555 if path.is_dir() else 0o444
+        assert path.stat().st_mode & needed == needed, f"{path} is {oct(path.stat().st_mode & 0o777)}"
+
+
 @pytest.mark.parametrize("step", ["build_model_wheel", "write_light", "write_pages"])
 def test_a_build_that_fails_at_any_step_leaves_the_old_site_whole(tmp_path, quick_steps, step):
     out = old_site(tmp_path)
