@@ -21,10 +21,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def python_side(repeat: int) -> None:
-    from app.explainer import create_app
-
     import itertools
 
+    from app.explainer import create_app
     from model.switches import article_values
 
     page = create_app("")
