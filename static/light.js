@@ -17,7 +17,28 @@ const INTERACTIVE = "input, textarea, select, button, summary, [role=button], a"
 const base = new URL("../", import.meta.url);
 // What the link's grammar says the browser must know (app.url.browser_table, written by the build into
 // the manifest): the tick's and the group's patterns, the figures, the flags a page keeps, the keys.
-const manifest = await (await fetch(new URL("light/manifest.json", base))).json();
+// Without it nothing here can work (a file missing or cut short on the host): the page says so and stops,
+// rather than leaving buttons that do nothing.
+async function readManifest() {
+  try {
+    const response = await fetch(new URL("light/manifest.json", base));
+    if (!response.ok) throw new Error(`answered ${response.status}`);
+    const read = await response.json();
+    if (!read?.browser || !Array.isArray(read.wheels) || !Array.isArray(read.chapters)) {
+      throw new Error("incomplete");
+    }
+    return read;
+  } catch (error) {
+    const words = `This page cannot work: a file of the site, light/manifest.json, could not be read `
+      + `(${error.message}). Reload the page; if this stays, the site was published incompletely.`;
+    const said = document.getElementById("light-status");
+    Object.assign(said, { textContent: words, title: words, className: "status stalled", hidden: false });
+    document.getElementById("light").dataset.python = "failed";
+    return null;
+  }
+}
+const manifest = await readManifest();
+if (!manifest) await new Promise(() => {}); // nothing below can work without it: the module stops here
 const { figures: FIGURES, keys: KEYS, plain: PLAIN, page_flags: PAGE_FLAGS } = manifest.browser;
 const TICK = new RegExp(manifest.browser.tick);
 const GROUP = new RegExp(manifest.browser.group);

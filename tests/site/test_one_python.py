@@ -206,3 +206,16 @@ def test_a_failed_download_is_tried_again_by_the_next_page(page, site):
         later.close()
     finally:
         server.shutdown()
+
+
+@pytest.mark.parametrize(
+    "answer", [{"status": 404, "body": "not here"}, {"status": 200, "body": '{"wheels": '}]
+)
+def test_a_missing_or_broken_manifest_is_said_not_a_dead_page(page, site_url, answer):
+    """Without the build's manifest the light page cannot work: it says so in its status (issue 48: it
+    threw at load, showed t0 and left every button dead without a word)."""
+    page.route("**/light/manifest.json", lambda route: route.fulfill(**answer))
+    page.goto(f"{site_url}/index.html?preset=main&tick=8")
+    expect(page.locator("#light")).to_have_attribute("data-python", "failed")
+    expect(page.locator("#light-status")).to_contain_text("light/manifest.json, could not be read")
+    expect(page.locator("#light-status")).to_be_visible()
