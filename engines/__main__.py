@@ -2,11 +2,33 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
 
 from engines.scenarios import ENGINES, RESULTS, run_all
 from model.cli import BriefParser
+
+
+def unwritable(out: Path) -> str:
+    """Why the record could not be written to ``out``, or ""; asked before any engine runs (a run takes
+    minutes, and a record lost to a bad path at the end was lost work). A file there already is read for
+    the rows of the engines not run now, so it must be a record."""
+    if out.exists() and not out.is_file():
+        return "not a regular file; name a JSON file to write the record to"
+    if not out.parent.is_dir():
+        return f"the folder {out.parent} does not exist"
+    if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        return "not writable here"
+    if out.exists():
+        try:
+            kept = json.loads(out.read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            return f"not a record of python -m engines run ({error}); name another file or remove it"
+        if not (isinstance(kept, dict) and isinstance(kept.get("engines"), dict) and "results" in kept):
+            return "not a record of python -m engines run; name another file or remove it"
+    return ""
 
 
 def main(argv=None) -> int:
@@ -21,6 +43,8 @@ def main(argv=None) -> int:
     )
     go.add_argument("--out", type=Path, default=RESULTS, help=f"default: {RESULTS}")
     args = parser.parse_args(argv)
+    if problem := unwritable(args.out):
+        parser.error(f"--out {args.out}: {problem}")
     engines = ENGINES if args.engine == "all" else (args.engine,)
     seconds: dict[str, float] = {}
     data = run_all(engines, args.out, seconds)

@@ -490,7 +490,9 @@ def run_all(engines=ENGINES, out: Path | None = RESULTS, seconds: dict | None = 
             results[engine] = run_engine(engine, Path(tmp))
             if seconds is not None:
                 seconds[engine] = time.perf_counter() - began
-    kept = json.loads(out.read_text()) if out is not None and out.exists() else {"engines": {}, "results": []}
+    kept = {"engines": {}, "results": []}
+    if out is not None and out.is_file():
+        kept = json.loads(out.read_text())
     for engine in ENGINES:
         if engine not in results and engine in kept["engines"]:
             results[engine] = [r for r in kept["results"] if r["engine"] == engine]

@@ -4,6 +4,7 @@ is run here: the scenarios are replaced by rows made up for the test)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -54,3 +55,40 @@ def test_a_missing_restate_server_says_how_to_install_it(tmp_path, monkeypatch):
         restate_server.RestateError, match=r"\./dev test installs it.*npm install --prefix \.tools"
     ):
         restate_server.RestateServer()
+
+
+@pytest.mark.parametrize(
+    "where, words",
+    [
+        ("nowhere/results.json", "the folder .*nowhere does not exist"),
+        (".", "not a regular file"),
+        ("/dev/full", "not a regular file"),
+        ("garbage.json", "not a record of python -m engines run"),
+        ("list.json", "not a record of python -m engines run"),
+    ],
+)
+def test_an_out_the_record_cannot_go_to_is_refused_before_any_engine_runs(
+    tmp_path, monkeypatch, capsys, where, words
+):
+    """Issue 48: a folder that does not exist lost the finished run to a traceback, and a special file was
+    read whole first (``--out /dev/full`` grew the process to 23.5 GB)."""
+    from engines.__main__ import main
+
+    ran = []
+    monkeypatch.setattr(scenarios, "run_engine", lambda engine, workdir: ran.append(engine) or [])
+    (tmp_path / "garbage.json").write_text("{not json")
+    (tmp_path / "list.json").write_text("[]")
+    out = where if where.startswith("/") else str(tmp_path / where)
+    with pytest.raises(SystemExit) as stopped:
+        main(["run", "--engine", "langgraph", "--out", out])
+    assert stopped.value.code == 2 and ran == []
+    assert re.search(f"--out .*: {words}", capsys.readouterr().err)
+
+
+def test_an_out_that_can_hold_the_record_is_written(tmp_path, fake_engines, monkeypatch, capsys):
+    from engines.__main__ import main
+
+    row = {"engine": "langgraph", "scenario": "crash", "variant": "v", "matches": True, "observed": "ok"}
+    monkeypatch.setattr(scenarios, "run_engine", lambda engine, workdir: [row])
+    assert main(["run", "--engine", "langgraph", "--out", str(tmp_path / "new.json")]) == 0
+    assert json.loads((tmp_path / "new.json").read_text())["engines"]["langgraph"]["version"].endswith("-9")
