@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
+from engines import janitor
 from engines.scenarios import ENGINES, RESULTS, run_all
 from model.cli import BriefParser
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: unwind as Ctrl-C does (stopping the servers and removing the folders on the way:
+    a run stopped by its reader is no failure to keep the logs of)."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated
 
 
 def unwritable(out: Path) -> str:
@@ -47,7 +58,16 @@ def main(argv=None) -> int:
         parser.error(f"--out {args.out}: {problem}")
     engines = ENGINES if args.engine == "all" else (args.engine,)
     seconds: dict[str, float] = {}
-    data = run_all(engines, args.out, seconds)
+    janitor.start()  # whatever ends this run, nothing it starts outlives it
+    signal.signal(signal.SIGTERM, _terminate)  # a kill (no -9) unwinds as Ctrl-C does
+    try:
+        data = run_all(engines, args.out, seconds)
+    except Terminated:
+        print("python -m engines: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    except KeyboardInterrupt:
+        print("python -m engines: interrupted", file=sys.stderr)
+        return 130
     for r in (r for r in data["results"] if r["engine"] in engines):
         verdict = "matches the model" if r["matches"] else "differs from the model"
         print(f"{r['engine']:<10} {r['scenario']:<12} {r['variant']:<28} {verdict}: {r['observed']}")

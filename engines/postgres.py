@@ -13,6 +13,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from engines import janitor
+
 
 class PostgresError(RuntimeError):
     pass
@@ -36,6 +38,7 @@ def _free_port() -> int:
 class Postgres:
     def __init__(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="engines-pg-"))
+        janitor.remove_later(self.folder)
         self.data = self.folder / "data"
         self.port = _free_port()
         self._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
@@ -49,6 +52,7 @@ class Postgres:
         if self._as:
             shutil.chown(self.folder, "postgres")
         self._run(_bin("initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres")
+        janitor.stop_later(self.data, *self._as)  # pg_ctl's server leaves this process's group
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
         self._run(
             _bin("pg_ctl"), "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start"
@@ -63,3 +67,5 @@ class Postgres:
             self._run(_bin("pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
+            janitor.done_with(self.data)
+            janitor.done_with(self.folder)

@@ -27,6 +27,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from engines import janitor
+
 ROOT = Path(__file__).resolve().parent.parent
 SERVER_PACKAGE = "@restatedev/restate-server@1.7.12"
 BINARY = (
@@ -96,6 +98,7 @@ class RestateServer:
     def __init__(self) -> None:
         self.binary = binary()  # before anything is made: a missing server says how to install it
         self.folder = Path(tempfile.mkdtemp(prefix="engines-restate-"))
+        janitor.remove_later(self.folder)
         self.ports = {name: free_port() for name in ("fabric", "admin", "ingress")}
         self.ingress = f"http://127.0.0.1:{self.ports['ingress']}"
         self.admin = f"http://127.0.0.1:{self.ports['admin']}"
@@ -105,12 +108,16 @@ class RestateServer:
         config = self.folder / "restate.toml"
         config.write_text(CONFIG.format(**self.ports))
         command = [str(self.binary), "--config-file", str(config), "--base-dir", str(self.folder / "base")]
+        temp = self.folder / "tmp"
+        temp.mkdir()
         with open(self.log_path, "w") as log:
             self.process = subprocess.Popen(
                 [*command, "--listen-mode", "tcp", "--no-logo"],
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                env={**os.environ, "RESTATE_LOG_DISABLE_ANSI_CODES": "true"},
+                # Its own temp files (an invoker's folder) in its folder, removed with it.
+                env={**os.environ, "RESTATE_LOG_DISABLE_ANSI_CODES": "true", "TMPDIR": str(temp)},
+                process_group=janitor.group(),
             )
         deadline = time.monotonic() + 60
         while True:
@@ -134,7 +141,8 @@ class RestateServer:
 
     def __exit__(self, kind, *_) -> None:
         self._stop()
-        if kind is None:
+        janitor.done_with(self.folder)  # removed now, or kept for whoever reads the failure
+        if kind is None or issubclass(kind, KeyboardInterrupt):  # done, or stopped by the reader
             shutil.rmtree(self.folder, ignore_errors=True)
         else:  # keep the journal and the log for whoever reads the failure
             print(f"restate-server's log is kept at {self.log_path}", file=sys.stderr)

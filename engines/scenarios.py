@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from importlib.metadata import version
 from pathlib import Path
 
+from engines import janitor
 from engines.receiver import Receiver, posts
 from engines.workload import SECTIONS, Job, calls, write_report
 from model import Switches, run, trace_dict
@@ -51,6 +52,7 @@ def launch(ctx: Context, job: Job, timeout: float = 180) -> Attempted:
     done = subprocess.run(
         [sys.executable, "-m", f"engines.{ctx.engine}_worker", ctx.deploy(job).to_json()],
         cwd=ROOT,
+        process_group=janitor.group(),
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -63,6 +65,7 @@ def start(ctx: Context, job: Job) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", f"engines.{ctx.engine}_worker", ctx.deploy(job).to_json()],
         cwd=ROOT,
+        process_group=janitor.group(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -485,11 +488,13 @@ def run_all(engines=ENGINES, out: Path | None = RESULTS, seconds: dict | None = 
     run to run)."""
     results = {}
     with tempfile.TemporaryDirectory(prefix="engines-") as tmp:
+        janitor.remove_later(Path(tmp))
         for engine in engines:
             began = time.perf_counter()
             results[engine] = run_engine(engine, Path(tmp))
             if seconds is not None:
                 seconds[engine] = time.perf_counter() - began
+    janitor.done_with(Path(tmp))
     kept = {"engines": {}, "results": []}
     if out is not None and out.is_file():
         kept = json.loads(out.read_text())
