@@ -134,15 +134,18 @@ def start(search: str, group: str = "", actions: str = "[]") -> str:
     page = _pages.get(key)
     if page is None:
         page = _pages[key] = LightPage(search)
+    before = page.story()
     for action, value, part in _actions(actions):
         page.act(action, value, part)
-    return json.dumps({"key": key, **page.parts()})
+    # What the other frames of a group are told (static/light-worker.js): ``moved`` as ``act`` says it.
+    return json.dumps({"key": key, **page.parts(), "moved": page.story() == before})
 
 
 def act(key: str, action: str, value: str, part: str = "") -> str:
     """Do what the reader asked (in ``part`` of the page ``key``) and return the page's parts, as JSON,
     with ``changed``: what the action changed in the story, in words for the other frames of a group
-    (empty when it only moved the tick)."""
+    (empty when it only moved the tick), and ``moved``: whether it only moved the tick or the playback
+    (then the fixed parts are left out, and a frame of the group may take it for late news)."""
     page = _pages.get(key)
     if page is None:
         return start("")
@@ -150,7 +153,8 @@ def act(key: str, action: str, value: str, part: str = "") -> str:
     page.act(action, value, part)
     # A move of the player's leaves the fixed parts as the page has them: a step draws what a tick changes.
     moved = action in MOVES and part != "tour" and before == page.story()
-    return json.dumps({"key": key, **page.parts(fixed=not moved), "changed": page.change_words(before)})
+    parts = page.parts(fixed=not moved)
+    return json.dumps({"key": key, **parts, "changed": page.change_words(before), "moved": moved})
 
 
 def close(key: str) -> None:

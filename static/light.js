@@ -6,7 +6,7 @@
 // in order. Python starts where the reader has got to: the pre-render's link and what was done on it.
 
 import { follow, holdStill, joinGroup, watchHeight } from "./frame.js";
-import { enqueue, isNews, playerTick, remember, tourStepAfter } from "./moves.js";
+import { enqueue, isNews, playerTick, remember, takesPush, tourStepAfter } from "./moves.js";
 import { startPython } from "./python.js";
 
 const PARTS = ["header", "tour", "player", "lead", "figure", "badges", "outcome", "legend", "lifecycles", "records",
@@ -363,8 +363,8 @@ const worker = startPython(manifest.wheels, {
   onFailure: failed,
   answerWithin: 20000, // a light call takes well under a second; twenty without an answer is a dead worker
   onPush: (parts) => {
-    // A push about a move older than one shown here is late: this frame's newer move is on its way.
-    if (!python || parts.key !== key || isNews(movedAt, parts.at)) return;
+    // A push of a move older than one shown here is late: this frame's newer move is on its way.
+    if (!python || parts.key !== key || !takesPush(movedAt, parts)) return;
     paint(parts, { told: true });
     if (parts.changed) say(parts.changed, "group", 8);
   },

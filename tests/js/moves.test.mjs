@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { enqueue, isNews, joiningActions, playerTick, remember, stamp, tourStepAfter } from "../../app/views/js/moves.js";
+import {
+  enqueue, isNews, joiningActions, playerTick, remember, stamp, takesPush, tourStepAfter,
+} from "../../app/views/js/moves.js";
 
 const isTick = (v) => /^\d{1,6}$/.test(v);
 
@@ -104,4 +106,13 @@ test("a host page's ticks, told without a time, are each followed however fast t
     here.close();
     host.close();
   }
+});
+
+test("a pushed move of the tick is taken only if news; a switch is taken whatever the ticks", () => {
+  assert.equal(takesPush(1000, { moved: true, at: 1001 }), true);
+  assert.equal(takesPush(1000, { moved: true, at: 1000 }), true); // the frame's own move coming back
+  assert.equal(takesPush(1002, { moved: true, at: 1001 }), false); // late: a newer move is on its way
+  // A switch keeps the group's last move's time, older than a frame that painted later (issue 48).
+  assert.equal(takesPush(1002, { moved: false, at: 1001 }), true);
+  assert.equal(takesPush(1002, { at: 1001 }), true); // nothing said: not only a move
 });

@@ -219,3 +219,22 @@ def test_a_missing_or_broken_manifest_is_said_not_a_dead_page(page, site_url, an
     expect(page.locator("#light")).to_have_attribute("data-python", "failed")
     expect(page.locator("#light-status")).to_contain_text("light/manifest.json, could not be read")
     expect(page.locator("#light-status")).to_be_visible()
+
+
+def test_a_switch_in_one_frame_reaches_a_frame_that_loaded_later(page, site_url):
+    """Issue 48, item 7: frames of one group whose links carry a tick but no chapter. A frame that
+    painted its pre-render after the group's last move of the tick took the push of a switch for late
+    news of a move, and kept showing the run before the switch."""
+    only_from(page, site_url)
+    page.goto(f"{site_url}/embed.html?tick=8&group=late")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    later = page.context.new_page()
+    only_from(later, site_url)
+    later.goto(f"{site_url}/embed.html?tick=8&group=late&view=badges")
+    expect(later.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(later.locator("#part-badges")).not_to_contain_text("broken")
+    page.locator('#part-figure [role="button"].row-switch', has_text="stores").click()
+    expect(page.locator("#part-figure")).to_contain_text("fencing off")
+    expect(later.locator("#part-badges")).to_contain_text("No stale write: broken")
+    expect(later.locator("#light")).to_have_attribute("data-tick", "8")
+    later.close()

@@ -51,6 +51,15 @@ export function stamp(record, tick, at) {
   return [tick, tick === before ? when : at];
 }
 
+// Whether a frame paints a page the worker pushed after another frame of its group acted: a push that
+// only moved the tick (``moved``) is taken only if it is news to the frame (its own newer move is on its
+// way); anything else (a switch, a chapter, the ending revealed) is the group's whatever the ticks, for
+// its ``at`` is still the time of the group's last move of the tick, which a frame that painted later
+// holds newer (issue 48: such frames kept the run before a switch for good).
+export function takesPush(shownAt, push) {
+  return !push.moved || !isNews(shownAt, push.at);
+}
+
 // A frame joining a page that exists (a ?group= another frame started): its own moves of the tick are
 // kept only if they are news to the page (made after the page's last move), so a frame that loaded late
 // cannot pull the group back. ``actions`` is the list the frame did on its pre-render.
