@@ -238,3 +238,30 @@ def test_a_switch_in_one_frame_reaches_a_frame_that_loaded_later(page, site_url)
     expect(later.locator("#part-badges")).to_contain_text("No stale write: broken")
     expect(later.locator("#light")).to_have_attribute("data-tick", "8")
     later.close()
+
+
+def test_four_frames_with_a_tick_but_no_chapter_all_take_a_switch(site, page):
+    """Issue 48, item 7, as an article meets it: four frames of one group at t8 (links with a tick and no
+    chapter), three of them below the fold, fencing turned off in the first once Python is there."""
+    shutil.copy2(ROOT / "tests" / "browser" / "pages" / "figures.html", site / "figures-host.html")
+    server, port = serve_folder(site)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        only_from(page, base)
+        page.set_viewport_size({"width": 1000, "height": 800})
+        page.goto(f"{base}/figures-host.html?target=/embed.html&sizer=/static/embed.js&group=art&tick=8")
+        frames = [f for f in page.frames if f.parent_frame is not None]
+        for frame in frames:
+            expect(frame.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+        full = next(f for f in frames if "view=" not in f.url)
+        full.locator('#part-figure [role="button"].row-switch', has_text="stores").click()
+        for frame in frames:
+            expect(frame.locator("#light")).to_have_attribute("data-tick", "8")
+            assert_search_has(frame, "fencing=off")
+    finally:
+        server.shutdown()
+
+
+def assert_search_has(frame, words: str) -> None:
+    """The frame's own link (light.js writes Python's query into it) names ``words`` within 15 s."""
+    frame.wait_for_function(f"() => location.search.includes({words!r})", timeout=15000)
