@@ -144,6 +144,10 @@ function serve(port) {
       wheelsAsked = true;
       return;
     }
+    if (call === "ping") { // a page making sure its worker still answers: Python is not asked
+      port.postMessage({ id, json: "{}" });
+      return;
+    }
     try {
       await started();
       if (call === "bye") {

@@ -336,13 +336,25 @@ try {
 }
 writeEmbedCode(window.location.search.replace(/^\?/, ""));
 
+let restarted = false; // Python is started again once, in a worker of this page's own, if it stops
+
 function failed(error) {
   if (root.dataset.python === "failed") return; // said once (a stopped worker fails every waiting call too)
   const wasReady = root.dataset.python === "ready";
-  root.dataset.python = "failed";
   python = null;
+  if (wasReady && !restarted) {
+    // A worker that stopped (killed, or its tab crashed): one of this page's own takes over where the
+    // reader is (the link Python last wrote), and rejoins the group by actions, as a page without a
+    // shared worker does. Meanwhile the pre-render plays, and a switch waits for the new Python.
+    restarted = true;
+    root.dataset.python = "restarting";
+    say(`Python stopped in this browser (${error}); starting it again…`, "stalled");
+    begin({ shared: false, link: window.location.search });
+    return;
+  }
+  root.dataset.python = "failed";
   say(
-    (wasReady ? `Python stopped in this browser (${error}); reload the page to start it again. `
+    (wasReady ? `Python stopped in this browser again (${error}); reload the page to start it again. `
       : `Python could not start in this browser (${error}). `) +
       "The chapters and the player still work; the switches need Python.",
     "stalled",
@@ -354,25 +366,33 @@ function failed(error) {
 // the link as given, so an odd value (tick=-1, tick=500) is said in the notice the served app gives, not
 // silently corrected by the pre-render. A frame of a group joins the group's page if another frame has
 // started it.
-const worker = startPython(manifest.wheels, {
-  onReady: ({ restored }) => {
-    root.dataset.start = restored ? "snapshot" : "fresh"; // for the tests and benchmarks/site_bench.py
-    root.dataset.worker = worker.shared ? "shared" : "own"; // a refused shared worker is replaced
-    started();
-  },
-  onFailure: failed,
-  answerWithin: 20000, // a light call takes well under a second; twenty without an answer is a dead worker
-  onPush: (parts) => {
-    // A push of a move older than one shown here is late: this frame's newer move is on its way.
-    if (!python || parts.key !== key || !takesPush(movedAt, parts)) return;
-    paint(parts, { told: true });
-    if (parts.changed) say(parts.changed, "group", 8);
-  },
-});
-root.dataset.worker = worker.shared ? "shared" : "own";
+// After a worker stopped, a page's own takes over at ``link`` (nothing waits from the pre-render then).
+let worker = null;
+let restartAt = null;
+function begin({ shared = true, link = null } = {}) {
+  restartAt = link;
+  worker = startPython(manifest.wheels, {
+    shared,
+    onReady: ({ restored }) => {
+      root.dataset.start = restored ? "snapshot" : "fresh"; // for the tests and benchmarks/site_bench.py
+      root.dataset.worker = worker.shared ? "shared" : "own"; // a refused shared worker is replaced
+      started();
+    },
+    onFailure: failed,
+    answerWithin: 20000, // a light call takes well under a second; twenty without an answer is a dead worker
+    onPush: (parts) => {
+      // A push of a move older than one shown here is late: this frame's newer move is on its way.
+      if (!python || parts.key !== key || !takesPush(movedAt, parts)) return;
+      paint(parts, { told: true });
+      if (parts.changed) say(parts.changed, "group", 8);
+    },
+  });
+  root.dataset.worker = worker.shared ? "shared" : "own";
+}
 const started = () => {
-  const link = readerMoved && prerender ? prerender.link : asked;
-  const done = readerMoved && prerender ? prerender.done : [];
+  const fromPrerender = restartAt === null && readerMoved && prerender;
+  const link = restartAt ?? (fromPrerender ? prerender.link : asked);
+  const done = fromPrerender ? prerender.done : [];
   const actions = JSON.stringify([...done, ...pending.splice(0)]);
   worker.ask("start", [link, group ? groupName : "", actions], movedAt)
     .then((first) => {
@@ -390,5 +410,6 @@ const started = () => {
     })
     .catch(failed);
 };
+begin();
 // Leaving the page: the worker forgets this frame (and a group's page once its last frame has gone).
 window.addEventListener("pagehide", () => worker.tell("bye"));

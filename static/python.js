@@ -15,7 +15,8 @@
 //
 // ``answerWithin`` (ms; 0: no limit): once Python is ready, a call left unanswered that long means the
 // worker has gone (killed, or its tab crashed out of memory: nothing else tells a port), and onFailure is
-// told once, rather than every later move waiting in silence.
+// told once, rather than every later move waiting in silence. A page that asks nothing meanwhile pings
+// the worker (answered without Python), so a frame nobody touches notices too.
 export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, onPush = () => {}, shared = true, answerWithin = 0 } = {}) {
   const url = new URL("light-worker.js", import.meta.url);
   const waiting = new Map();
@@ -81,10 +82,15 @@ export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, 
       post({ id: calls, call, args, at });
     });
   const tell = (call, args = []) => post({ call, args });
+  let pinged = 0;
   if (answerWithin > 0) {
     const watch = setInterval(() => {
       if (readyAt === null || gone) return;
       const now = performance.now();
+      if (waiting.size === 0 && now - pinged > answerWithin / 4) {
+        pinged = now;
+        ask("ping", []).catch(() => {});
+      }
       const late = [...waiting.values()].some((c) => now - Math.max(c.sent, readyAt) > answerWithin);
       if (!late) return;
       gone = true;

@@ -889,21 +889,53 @@ window.SharedWorker = class {
 
 
 @pytest.mark.browser
-def test_a_worker_that_stops_answering_is_said_and_the_player_still_works(offline_page, site_url):
+def test_a_worker_that_stops_answering_is_noticed_and_python_starts_again_where_the_reader_was(
+    offline_page, site_url
+):
     """A worker that dies froze every frame without a word (issue 48: Play stopped, the switches did
-    nothing, data-python stayed "ready"). A call unanswered for 20 s once Python was ready says Python
-    stopped and how to start it again; the chapters' player goes on from the pre-render."""
+    nothing, data-python stayed "ready"). A page that asks nothing pings its worker; 20 s without an
+    answer, it says Python stopped and starts a worker of its own at the reader's link, while the
+    chapters' player goes on from the pre-render; then the switches work again."""
     page = offline_page
     page.add_init_script(GONE_SHARED_WORKER)
     page.goto(f"{site_url}/embed.html?preset=main&tick=3")
     expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
-    page.evaluate("window.workerGone = true")
+    page.locator("g.row-switch[data-key='row-journal']").click()  # a switch Python made: kept after
+    expect(page.locator("#part-lead .lead")).to_contain_text("checkpoints", timeout=20000)
+    page.evaluate("window.workerGone = true")  # nothing clicked from here: the ping notices
+    expect(page.locator("#light")).to_have_attribute("data-python", "restarting", timeout=40000)
+    expect(page.locator("#light-status")).to_contain_text("starting it again")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(page.locator("#light")).to_have_attribute("data-worker", "own")
+    assert "checkpoints=end-only" in page.evaluate("location.search")  # where the reader was
     page.locator("g.row-switch[data-key='row-stores']").click()
-    expect(page.locator("#light")).to_have_attribute("data-python", "failed", timeout=40000)
-    expect(page.locator("#light-status")).to_contain_text("Python stopped")
-    expect(page.locator("#light-status")).to_contain_text("reload the page")
-    page.locator("button.forward").first.click()  # the main chapter's ticks are in the pre-render
-    expect(page.locator("#light")).to_have_attribute("data-tick", "4")
+    expect(page.locator("#part-lead .lead")).to_contain_text("fencing from on to off", timeout=20000)
+    expect(page.locator("#light")).to_have_attribute("data-tick", "3")
+
+
+@pytest.mark.browser
+def test_frames_of_a_group_whose_worker_stopped_start_again_and_stay_one_run(offline_page, site_url):
+    """Two frames of one group on a shared worker that stops answering: each starts Python of its own,
+    and a switch in one still reaches the other (by the group's channel, as without a shared worker)."""
+    first = offline_page
+    first.add_init_script(GONE_SHARED_WORKER)
+    first.goto(f"{site_url}/embed.html?preset=main&tick=8&group=again")
+    expect(first.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    other = first.context.new_page()
+    other.route("**/*", lambda r: r.continue_() if r.request.url.startswith(site_url) else r.abort())
+    other.add_init_script(GONE_SHARED_WORKER)
+    other.goto(f"{site_url}/embed.html?preset=main&tick=8&group=again&view=badges")
+    expect(other.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    for page in (first, other):
+        page.evaluate("window.workerGone = true")
+    for page in (first, other):
+        expect(page.locator("#light")).to_have_attribute("data-worker", "own", timeout=60000)
+        expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    first.locator("g.row-switch[data-key='row-stores']").click()
+    expect(first.locator("#part-lead .lead")).to_contain_text("fencing from on to off", timeout=20000)
+    other.wait_for_function("() => location.search.includes('fencing=off')", timeout=20000)
+    expect(other.locator("#part-badges")).to_contain_text("No stale write: broken")
+    other.close()
 
 
 @pytest.mark.browser
