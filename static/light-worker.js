@@ -1,19 +1,20 @@
 // The light explainer's Python: one Pyodide for every page and frame of the site's origin in one browser
 // (a SharedWorker; where the browser has none, static/python.js starts this as a dedicated worker, one
-// a page). It loads the vendored Pyodide, the model and the wheels the first caller names, says
-// {ready: true} to every caller, then answers {id, call, args} with the JSON app.light returns.
+// a page). Once a caller asks ({call: "wheels"}), it loads the vendored Pyodide, the model and the wheels
+// the build's manifest lists, says {ready: true} to every caller, then answers {id, call, args} with the
+// JSON app.light returns: only the calls a page may make, so many a second (moves.js's refusal, counted).
 //
 // A page of app.light has a key: one a frame, or one a ?group= (a group is one state). What a caller
 // does to a key is pushed ({push: json, at}) to the other callers of that key, so every frame of a group
 // redraws, and a key's playback is timed here, once, however many frames show it. ``at`` is when the
 // move to the tick shown was made, in the frame where the reader made it: news is what is newer.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
-import { isNews, joiningActions, stamp } from "./moves.js";
+import { counted, isNews, joiningActions, refusal, stamp, toldAt } from "./moves.js";
 
 let light = null;
 let restored = false; // whether Python came from the build's snapshot
-let giveWheels = null;
-const wheelsNamed = new Promise((resolve) => { giveWheels = resolve; });
+let askStart = null;
+const startAsked = new Promise((resolve) => { askStart = resolve; });
 // How long Python may take to start before the callers are told it failed: a core that never arrives
 // whole (a truncated pyodide.asm.wasm, a 404 for it) left pages loading for minutes without a word.
 const START_LIMIT_MS = 90000;
@@ -35,8 +36,13 @@ function started() {
 }
 
 async function start() {
-  const wheels = await wheelsNamed;
+  await startAsked;
   const base = new URL("../", import.meta.url);
+  // The wheels the build made, by the site's own list: not by a page's word (a page of the origin that
+  // named none left every page without the app).
+  const listed = await fetch(new URL("light/manifest.json", base));
+  if (!listed.ok) throw new Error(`light/manifest.json could not be fetched (${listed.status})`);
+  const { wheels } = await listed.json();
   const pyodideURL = new URL("pyodide/", base).href;
   const options = { indexURL: pyodideURL, lockFileURL: `${pyodideURL}pyodide-lock.json` };
   // The files a memory does not hold (the model's, the app's words, the other wheels), then app.light.
@@ -127,6 +133,7 @@ function joining(key, args, at) {
 
 function serve(port) {
   let wheelsAsked = false;
+  let calls = null; // this caller's calls in the current second (moves.counted)
   const keys = new Set(); // what this caller showed, left when it says goodbye
   // Every caller names the wheels first: then it is told when Python is ready, or why it is not.
   const answer = () => started().then(
@@ -134,11 +141,12 @@ function serve(port) {
     (error) => port.postMessage({ error: String(error) }),
   );
   port.onmessage = async (event) => {
-    const { id, call, args, at = Date.now() } = event.data;
+    const { id, call, args } = event.data || {};
+    const at = toldAt(event.data?.at) || Date.now(); // a time no clock gives is taken as now
     if (call === "wheels") {
-      if (giveWheels) {
-        giveWheels(args); // the first caller's name them for every caller
-        giveWheels = null;
+      if (askStart) {
+        askStart(); // the first caller starts Python for every caller
+        askStart = null;
       }
       if (!wheelsAsked) answer();
       wheelsAsked = true;
@@ -148,13 +156,21 @@ function serve(port) {
       port.postMessage({ id, json: "{}" });
       return;
     }
+    if (call === "bye") {
+      await started().catch(() => {});
+      for (const key of keys) leave(key, port);
+      keys.clear();
+      return;
+    }
+    const refused = refusal(call, args);
+    let within;
+    [calls, within] = counted(calls, Date.now());
+    if (refused || !within) {
+      port.postMessage({ id, error: refused || "too many calls from this page: one second's wait" });
+      return;
+    }
     try {
       await started();
-      if (call === "bye") {
-        for (const key of keys) leave(key, port);
-        keys.clear();
-        return;
-      }
       const group = call === "start" && args[1] ? `group:${args[1]}` : null;
       if (call === "act" && args[1] === "go" && moves.has(args[0]) && isNews(moves.get(args[0])[1], at)) {
         args[1] = ""; // a told tick older than the page's last move: answered with the page as it is

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  enqueue, isNews, joiningActions, playerTick, remember, stamp, takesPush, tourStepAfter,
+  MOST_CALLS_A_SECOND, counted, enqueue, isNews, joiningActions, playerTick, refusal, remember, stamp,
+  takesPush, toldAt, tourStepAfter,
 } from "../../app/views/js/moves.js";
 
 const isTick = (v) => /^\d{1,6}$/.test(v);
@@ -115,4 +116,38 @@ test("a pushed move of the tick is taken only if news; a switch is taken whateve
   // A switch keeps the group's last move's time, older than a frame that painted later (issue 48).
   assert.equal(takesPush(1002, { moved: false, at: 1001 }), true);
   assert.equal(takesPush(1002, { at: 1001 }), true); // nothing said: not only a move
+});
+
+test("a told time is one this browser's clock could give, or none", () => {
+  assert.equal(toldAt(1000, 5000), 1000);
+  assert.equal(toldAt("1000", 5000), 1000);
+  for (const odd of [1e308, Infinity, -Infinity, NaN, -5, 0, "x", null, undefined, 70001]) {
+    assert.equal(toldAt(odd, 10000), 0, String(odd));
+  }
+  assert.equal(toldAt(69999, 10000), 69999); // a minute's skew between frames is allowed
+});
+
+test("a page may make the light calls only, with a few short strings", () => {
+  assert.equal(refusal("act", ["group:g", "set", "fencing=off", ""]), "");
+  assert.equal(refusal("start", ["?tick=8", "", "[]"]), "");
+  for (const call of ["destroy", "close", "__call__", "toString", "", undefined]) {
+    assert.match(refusal(call, []), /a page may call start, act/);
+  }
+  assert.match(refusal("act", ["k", 7, "", ""]), /at most 4 strings/);
+  assert.match(refusal("act", "k"), /at most 4 strings/);
+  assert.match(refusal("start", ["x".repeat(70000), "", "[]"]), /65536 characters/);
+  assert.match(refusal("act", ["a", "b", "c", "d", "e"]), /at most 4 strings/);
+});
+
+test("a page's calls are counted by the second", () => {
+  let record = null;
+  let within;
+  for (let n = 1; n <= MOST_CALLS_A_SECOND; n += 1) {
+    [record, within] = counted(record, 5000 + n);
+    assert.equal(within, true);
+  }
+  [record, within] = counted(record, 5999);
+  assert.equal(within, false); // one too many in the same second
+  [record, within] = counted(record, 6000);
+  assert.equal(within, true); // the next second starts afresh
 });

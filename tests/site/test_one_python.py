@@ -265,3 +265,44 @@ def test_four_frames_with_a_tick_but_no_chapter_all_take_a_switch(site, page):
 def assert_search_has(frame, words: str) -> None:
     """The frame's own link (light.js writes Python's query into it) names ``words`` within 15 s."""
     frame.wait_for_function(f"() => location.search.includes({words!r})", timeout=15000)
+
+
+def test_a_hostile_page_of_the_origin_cannot_break_a_group(page, site_url):
+    """Issue 48, item 9: a page of the same origin could destroy the shared interpreter, close a group's
+    page, name no wheels as the first caller, or tell the group a move made at 1e308 (every later move
+    then late news: the frames disagreed). Each is refused or taken as a move made now, and the group's
+    two frames go on as one."""
+    frames = []
+    for view in ("", "&view=badges"):
+        frame = page if not frames else page.context.new_page()
+        only_from(frame, site_url)
+        frame.goto(f"{site_url}/embed.html?preset=main&tick=3&group=held{view}")
+        expect(frame.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+        frames.append(frame)
+    first, other = frames
+    hostile = page.context.new_page()
+    only_from(hostile, site_url)
+    hostile.goto(f"{site_url}/light/manifest.json")  # any page of the origin
+    answers = hostile.evaluate("""() => new Promise((done) => {
+      const options = { type: "module", name: "durable-work-explainer" };
+      const worker = new SharedWorker("../static/light-worker.js", options);
+      const answers = [];
+      worker.port.onmessage = (event) => {
+        if (event.data.id) answers.push(event.data.error || "answered");
+        if (answers.length === 2) done(answers);
+      };
+      worker.port.postMessage({ call: "wheels", args: [] });
+      worker.port.postMessage({ id: 1, call: "destroy", args: [] });
+      worker.port.postMessage({ id: 2, call: "close", args: ["group:held"] });
+      new BroadcastChannel("durable-work-explainer:held").postMessage({ tick: 9, at: 1e308 });
+    })""")
+    assert all(a.startswith("a page may call start, act") for a in answers), answers
+    hostile.close()
+    for frame in frames:  # a tick told with a time no clock gives is a move made now
+        expect(frame.locator("#light")).to_have_attribute("data-tick", "9")
+    first.locator("button.forward").first.click()
+    for frame in frames:
+        expect(frame.locator("#light")).to_have_attribute("data-tick", "10")
+    first.locator('#part-figure [role="button"].row-switch', has_text="stores").click()
+    expect(other.locator("#part-badges")).to_contain_text("No stale write: broken")
+    other.close()

@@ -91,6 +91,14 @@ export function isNews(at, shownAt) {
   return at > shownAt;
 }
 
+// When a teller says its move was made: a time this browser's clock could have given (finite, and not
+// ahead of it by more than a minute: frames share the clock). Anything else (1e308, Infinity, from a
+// hostile page of the origin) is taken as not said, or one move would be newer than every later one.
+export function toldAt(value, clock = Date.now()) {
+  const at = Number(value);
+  return Number.isFinite(at) && at > 0 && at <= clock + 60000 ? at : 0;
+}
+
 // ?group=NAME: the frames of one host page share a tick over a BroadcastChannel (same origin only). A
 // page tells the group only the moves its reader made: a move that a told tick causes is never told
 // back (a shorter chapter clamps a tick, and its echo would pull back the frame that is playing), and
@@ -116,7 +124,7 @@ export function joinGroup(name, { isTick, now, go, acted = () => {}, shownAt = n
     const tick = event.data && event.data.tick;
     if (!Number.isInteger(tick) || !isTick(tick) || tick === now()) return;
     // A teller that does not say when (a host page's script) is news now, however fast it tells.
-    const at = Number(event.data.at) || 0;
+    const at = toldAt(event.data.at);
     if (at && !isNews(at, shown())) return;
     lastAt = at || Date.now();
     go(tick, lastAt);

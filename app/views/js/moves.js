@@ -3,9 +3,37 @@
 // (tests/js/moves.test.mjs). Nothing here touches a page or a worker: each rule takes what it needs and
 // returns what to do. The rule for told ticks, a newer move wins, is frame.js's: the served app's
 // components follow it too.
-import { isNews } from "./frame.js";
+import { isNews, toldAt } from "./frame.js";
 
-export { isNews };
+export { isNews, toldAt };
+
+// What a page may ask of the light worker's app.light, and how much: a call's name, its arguments
+// (strings: a link is at most 32 K characters, app.url.MAX_LINK), and calls a second from one page (a
+// reader clicks a few; playback is timed in the worker itself). Anything else reached Python as it came:
+// a page of the origin could destroy the interpreter, close a group's page, or send 20,000 calls and
+// keep every other frame waiting.
+export const CALLS = ["start", "act", "wider_count", "wider_search"];
+const MOST_CHARACTERS = 65536;
+const MOST_ARGUMENTS = 4;
+export const MOST_CALLS_A_SECOND = 60;
+
+// Why a call may not be made ("" if it may): ``call`` and ``args`` as a page sent them.
+export function refusal(call, args) {
+  if (!CALLS.includes(call)) return `a page may call ${CALLS.join(", ")}, not ${String(call).slice(0, 40)}`;
+  if (!Array.isArray(args) || args.length > MOST_ARGUMENTS
+    || !args.every((a) => typeof a === "string" && a.length <= MOST_CHARACTERS)) {
+    return `a call's arguments are at most ${MOST_ARGUMENTS} strings of ${MOST_CHARACTERS} characters`;
+  }
+  return "";
+}
+
+// A page's calls in the current second: [second, count] after one more call at ``now`` (ms), and
+// whether that call is within MOST_CALLS_A_SECOND.
+export function counted(record, now) {
+  const second = Math.floor(now / 1000);
+  const count = record && record[0] === second ? record[1] + 1 : 1;
+  return [[second, count], count <= MOST_CALLS_A_SECOND];
+}
 
 // The player of the pre-render, as app.state's ReaderState.player_action moves the tick: the tick to
 // show after ``action`` (first, back, forward, last; go with ``value`` a tick) from ``tick`` in a run
