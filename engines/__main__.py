@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 from engines import janitor
+from engines.postgres import PostgresError
+from engines.restate_server import RestateError
 from engines.scenarios import ENGINES, RESULTS, run_all
 from model.cli import BriefParser
 
@@ -68,6 +70,9 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("python -m engines: interrupted", file=sys.stderr)
         return 130
+    except (RestateError, PostgresError) as error:  # a server that cannot run here: said in one line
+        print(f"python -m engines: {error}", file=sys.stderr)
+        return 1
     for r in (r for r in data["results"] if r["engine"] in engines):
         verdict = "matches the model" if r["matches"] else "differs from the model"
         print(f"{r['engine']:<10} {r['scenario']:<12} {r['variant']:<28} {verdict}: {r['observed']}")

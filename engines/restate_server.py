@@ -68,19 +68,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+INSTALL = f"./dev test installs it, or run: npm install --prefix .tools {SERVER_PACKAGE}"
+
+
 def binary() -> Path:
     if not BINARY.exists():
-        raise RestateError(
-            f"restate-server was not found at {BINARY}; ./dev test installs it, or run: "
-            f"npm install --prefix .tools {SERVER_PACKAGE}"
-        )
+        raise RestateError(f"restate-server was not found at {BINARY}; {INSTALL}")
+    if not BINARY.is_file() or not os.access(BINARY, os.X_OK):
+        raise RestateError(f"restate-server at {BINARY} is not an executable file; {INSTALL}")
     return BINARY
 
 
 def server_version() -> str:
     """The server's version, as it says it ('restate-server 1.7.12' gives '1.7.12')."""
-    said = subprocess.run([str(binary()), "--version"], capture_output=True, text=True, check=True).stdout
-    return said.split()[-1]
+    try:
+        done = subprocess.run([str(binary()), "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise RestateError(f"restate-server at {BINARY} could not be run ({error}); {INSTALL}") from None
+    if done.returncode != 0 or not done.stdout.split():
+        raise RestateError(f"restate-server at {BINARY} did not say its version; {INSTALL}")
+    return done.stdout.split()[-1]
 
 
 def query(admin: str, sql: str) -> list[dict]:
@@ -111,14 +118,20 @@ class RestateServer:
         temp = self.folder / "tmp"
         temp.mkdir()
         with open(self.log_path, "w") as log:
-            self.process = subprocess.Popen(
-                [*command, "--listen-mode", "tcp", "--no-logo"],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                # Its own temp files (an invoker's folder) in its folder, removed with it.
-                env={**os.environ, "RESTATE_LOG_DISABLE_ANSI_CODES": "true", "TMPDIR": str(temp)},
-                process_group=janitor.group(),
-            )
+            try:
+                self.process = subprocess.Popen(
+                    [*command, "--listen-mode", "tcp", "--no-logo"],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    # Its own temp files (an invoker's folder) in its folder, removed with it.
+                    env={**os.environ, "RESTATE_LOG_DISABLE_ANSI_CODES": "true", "TMPDIR": str(temp)},
+                    process_group=janitor.group(),
+                )
+            except OSError as error:  # not a program this machine runs (a file cut short, garbage)
+                shutil.rmtree(self.folder, ignore_errors=True)
+                janitor.done_with(self.folder)
+                said = f"restate-server at {self.binary} could not be run ({error}); {INSTALL}"
+                raise RestateError(said) from None
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -128,7 +141,13 @@ class RestateServer:
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     self._stop()
-                    raise RestateError(f"restate-server did not start; its log: {self.log_path}") from None
+                    janitor.done_with(self.folder)  # kept: the message names its log
+                    said = self.log_path.read_text(errors="replace").strip().splitlines()
+                    last = f"its log ends: {said[-1][:300]}" if said else "its log is empty"
+                    raise RestateError(
+                        f"restate-server did not start (exit status {self.process.returncode}; {last}); "
+                        f"the log: {self.log_path}; if this stays, reinstall it: {INSTALL}"
+                    ) from None
                 time.sleep(0.05)
 
     def _stop(self) -> None:

@@ -92,3 +92,22 @@ def test_an_out_that_can_hold_the_record_is_written(tmp_path, fake_engines, monk
     monkeypatch.setattr(scenarios, "run_engine", lambda engine, workdir: [row])
     assert main(["run", "--engine", "langgraph", "--out", str(tmp_path / "new.json")]) == 0
     assert json.loads((tmp_path / "new.json").read_text())["engines"]["langgraph"]["version"].endswith("-9")
+
+
+@pytest.mark.parametrize("binary", ["missing", "not executable", "garbage", "cut short"])
+def test_a_restate_server_that_cannot_run_is_said_in_one_line(tmp_path, monkeypatch, capsys, binary):
+    """Issue 48, item 9: a missing, non-executable or garbage binary gave a multi-line traceback, and a
+    truncated one pointed to an empty log."""
+    from engines.__main__ import main
+
+    fake = tmp_path / "restate-server"
+    if binary != "missing":
+        real = restate_server.BINARY
+        fake.write_bytes(real.read_bytes()[:4096] if binary == "cut short" else b"not a program\n")
+        fake.chmod(0o644 if binary == "not executable" else 0o755)
+    monkeypatch.setattr(restate_server, "BINARY", fake)
+    assert main(["run", "--engine", "restate", "--out", str(tmp_path / "out.json")]) == 1
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith("python -m engines: restate-server"), said
+    assert "npm install --prefix .tools" in said[0] and "Traceback" not in said[0]
+    assert not (tmp_path / "out.json").exists()
