@@ -142,7 +142,9 @@ function serve(port) {
   );
   port.onmessage = async (event) => {
     const { id, call, args } = event.data || {};
-    const at = toldAt(event.data?.at) || Date.now(); // a time no clock gives is taken as now
+    // When the move a call carries was made: 0 for none (a page's link as it opened), and a time no clock
+    // gives is taken as none too; a caller that does not say is taken as moving now.
+    const at = event.data?.at === undefined ? Date.now() : toldAt(event.data.at);
     if (call === "wheels") {
       if (askStart) {
         askStart(); // the first caller starts Python for every caller

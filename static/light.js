@@ -94,7 +94,9 @@ const say = (words, tone = "", seconds = 0) => {
   if (words && seconds) unsay = setTimeout(() => say(""), seconds * 1000);
 };
 
-function paint(parts, { told = false } = {}) {
+// ``told``: what another frame did (not told back); ``opening``: the page's own link, first painted,
+// which is no move of its reader (a frame opened later would pull its group back to its link's tick).
+function paint(parts, { told = false, opening = false } = {}) {
   // The control that had the focus (a button pressed with the keyboard) has it again after the repaint.
   const focused = document.activeElement && root.contains(document.activeElement)
     ? document.activeElement.dataset.key : null;
@@ -109,8 +111,8 @@ function paint(parts, { told = false } = {}) {
   requestAnimationFrame(() => follow(root));
   const moved = root.dataset.tick !== String(parts.tick);
   root.dataset.tick = String(parts.tick);
-  if (moved) movedAt = parts.at ?? Date.now();
-  if (group && moved && !told) group.moved(parts.tick, movedAt);
+  if (moved && !opening) movedAt = parts.at ?? Date.now();
+  if (group && moved && !told && !opening) group.moved(parts.tick, movedAt);
   root.dataset.painted = String(performance.now()); // for benchmarks/site_bench.py
   root.classList.remove("pending");
   // The link says where the reader is (Python's query), with this page's own layout flags kept.
@@ -142,8 +144,9 @@ function frame(tick) {
   return parts;
 }
 
-// A chapter (name) or a tour step (tour-N), at a tick (or, for a tour step, where the step starts).
-async function open(name, link, tick = null) {
+// A chapter (name) or a tour step (tour-N), at a tick (or, for a tour step, where the step starts);
+// ``opening``: the page's link, as it loads.
+async function open(name, link, tick = null, opening = false) {
   const response = await fetch(new URL(`light/${name}.json`, base));
   if (!response.ok) throw new Error(`no pre-render for ${name}`);
   const data = await response.json();
@@ -151,7 +154,7 @@ async function open(name, link, tick = null) {
   // from a reader who clicked before it was ready, starts there too.
   const done = tick ? [["go", String(tick), ""]] : [];
   prerender = { link: link + pageFlags(), data, done, chosen: "", verdict: null };
-  paint(frame(tick ?? data.start));
+  paint(frame(tick ?? data.start), { opening });
 }
 
 // What the pre-render can do itself: step, open a chapter or a tour step, pick and check a tour answer.
@@ -325,9 +328,9 @@ const tick = TICK.test(query.get("tick") || "") ? Number(query.get("tick")) : 0;
 try {
   if (query.has("tour") && only(manifest.browser.tour_plain) && /^\d+$/.test(query.get("tour"))
     && tourStep >= 1 && tourStep <= manifest.browser.tour_steps) {
-    await open(`tour-${tourStep}`, `?tour=${tourStep}`);
+    await open(`tour-${tourStep}`, `?tour=${tourStep}`, null, true);
   } else if (!query.has("tour") && (only(PLAIN) || chapterByValues) && manifest.chapters.includes(wanted)) {
-    await open(wanted, `?preset=${wanted}`, tick);
+    await open(wanted, `?preset=${wanted}`, tick, true);
   } else {
     say("Loading Python in your browser to draw this link…");
   }

@@ -306,3 +306,23 @@ def test_a_hostile_page_of_the_origin_cannot_break_a_group(page, site_url):
     first.locator('#part-figure [role="button"].row-switch', has_text="stores").click()
     expect(other.locator("#part-badges")).to_contain_text("No stale write: broken")
     other.close()
+
+
+def test_a_frame_opened_later_does_not_pull_its_group_to_its_link_s_tick(page, site_url):
+    """Issue 48, item 9: a page opened later with ``group=g&tick=2`` moved a reader's group from t4 to
+    t2: its link's first picture was told to the group as a move of its reader."""
+    only_from(page, site_url)
+    page.goto(f"{site_url}/embed.html?preset=main&tick=3&group=pulled")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    page.locator("button.forward").first.click()
+    expect(page.locator("#light")).to_have_attribute("data-tick", "4")
+    later = page.context.new_page()
+    only_from(later, site_url)
+    later.goto(f"{site_url}/embed.html?preset=main&tick=2&group=pulled&view=badges")
+    expect(later.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(later.locator("#light")).to_have_attribute("data-tick", "4")  # the group's, not its link's
+    page.wait_for_timeout(1000)
+    expect(page.locator("#light")).to_have_attribute("data-tick", "4")
+    later.locator("button.forward").first.click()  # a move of its reader is the group's
+    expect(page.locator("#light")).to_have_attribute("data-tick", "5")
+    later.close()
