@@ -9,7 +9,7 @@
 // redraws, and a key's playback is timed here, once, however many frames show it. ``at`` is when the
 // move to the tick shown was made, in the frame where the reader made it: news is what is newer.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
-import { counted, isNews, joiningActions, refusal, stamp, toldAt } from "./moves.js";
+import { counted, isNews, joiningActions, reason, refusal, stamp, toldAt } from "./moves.js";
 
 let light = null;
 let restored = false; // whether Python came from the build's snapshot
@@ -51,7 +51,11 @@ async function start() {
     for (const wheel of wheels) {
       const response = await fetch(new URL(`light/wheels/${wheel}`, base));
       if (!response.ok) throw new Error(`the wheel ${wheel} could not be fetched (${response.status})`);
-      pyodide.unpackArchive(await response.arrayBuffer(), "wheel");
+      try {
+        pyodide.unpackArchive(await response.arrayBuffer(), "wheel");
+      } catch (error) {
+        throw new Error(`the wheel ${wheel} could not be unpacked (${reason(error)})`);
+      }
     }
     return pyodide.pyimport("app.light");
   };
@@ -65,7 +69,22 @@ async function start() {
       // A snapshot that restored but does not match its files: start Python the usual way instead.
     }
   }
-  light = await boot(await loadPyodide(options));
+  try {
+    light = await boot(await loadPyodide(options));
+  } catch (error) {
+    throw new Error(await whyNot(pyodideURL, error));
+  }
+}
+
+// Why Python could not start: a core file the server would not give (Pyodide itself says only "Program
+// terminated with exit(1)" when python_stdlib.zip is missing), else what was thrown, in a line.
+async function whyNot(pyodideURL, error) {
+  for (const name of ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]) {
+    const answer = await fetch(new URL(name, pyodideURL)).catch(() => null);
+    answer?.body?.cancel(); // only whether it is there counts
+    if (!answer?.ok) return `${name} could not be fetched (${answer ? answer.status : "no answer"})`;
+  }
+  return reason(error);
 }
 
 // The build's memory snapshot of a Python that has imported the model and param (about 1.6 s sooner
@@ -138,7 +157,7 @@ function serve(port) {
   // Every caller names the wheels first: then it is told when Python is ready, or why it is not.
   const answer = () => started().then(
     () => port.postMessage({ ready: true, restored }),
-    (error) => port.postMessage({ error: String(error) }),
+    (error) => port.postMessage({ error: reason(error) }),
   );
   port.onmessage = async (event) => {
     const { id, call, args } = event.data || {};
@@ -187,7 +206,7 @@ function serve(port) {
         port.postMessage({ id, json });
       }
     } catch (error) {
-      port.postMessage({ id, error: String(error) });
+      port.postMessage({ id, error: reason(error) });
     }
   };
 }

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  MOST_CALLS_A_SECOND, counted, enqueue, isNews, joiningActions, playerTick, refusal, remember, stamp,
+  MOST_CALLS_A_SECOND, counted, enqueue, isNews, joiningActions, playerTick, reason, refusal, remember, stamp,
   takesPush, toldAt, tourStepAfter,
 } from "../../app/views/js/moves.js";
 
@@ -150,4 +150,17 @@ test("a page's calls are counted by the second", () => {
   assert.equal(within, false); // one too many in the same second
   [record, within] = counted(record, 6000);
   assert.equal(within, true); // the next second starts afresh
+});
+
+test("what went wrong is one line, whatever was thrown", () => {
+  assert.equal(reason(new Error("no wheel")), "no wheel");
+  const traceback = "PythonError: Traceback (most recent call last):\n  File \"x.py\", line 1\n"
+    + "shutil.ReadError: /tmp/x is not a zip file\n";
+  assert.equal(reason({ message: traceback }), "shutil.ReadError: /tmp/x is not a zip file");
+  assert.equal(reason({ status: 404, url: "python_stdlib.zip" }), "python_stdlib.zip answered 404");
+  assert.equal(reason({ type: "error", target: { src: "a.js" } }), "error event for a.js");
+  assert.equal(reason("plain words"), "plain words");
+  assert.equal(reason(undefined), "no reason given");
+  assert.equal(reason({}), "{}");
+  assert.equal(reason("x".repeat(500)).length, 240);
 });

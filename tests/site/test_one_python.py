@@ -326,3 +326,32 @@ def test_a_frame_opened_later_does_not_pull_its_group_to_its_link_s_tick(page, s
     later.locator("button.forward").first.click()  # a move of its reader is the group's
     expect(page.locator("#light")).to_have_attribute("data-tick", "5")
     later.close()
+
+
+@pytest.mark.parametrize("broken", ["python_stdlib.zip", "wheel cut short"])
+def test_python_that_cannot_start_says_why_in_a_line(page, site, tmp_path, broken):
+    """Issue 48, item 9: a 404 for python_stdlib.zip said "could not start in this browser ([object
+    Object])", and a wheel cut short put a ten-line traceback in the status."""
+    served = tmp_path / "site"
+    shutil.copytree(site, served)
+    for snapshot in served.glob("light/snapshot.bin.gz"):
+        snapshot.unlink()  # Python started the usual way: what it needs is fetched then
+    if broken == "wheel cut short":
+        wheel = next(served.glob("light/wheels/durable_work_explainer_app-*.whl"))
+        wheel.write_bytes(wheel.read_bytes()[:3000])
+    server, port = serve_folder(served, refuse=(broken,) if broken.endswith(".zip") else ())
+    base = f"http://127.0.0.1:{port}"
+    try:
+        only_from(page, base)
+        page.goto(f"{base}/embed.html?preset=main&tick=3&group=broken-{len(broken)}")
+        expect(page.locator("#light")).to_have_attribute("data-python", "failed", timeout=90000)
+        said = page.locator("#light-status").text_content()
+        assert "object Object" not in said and "Traceback" not in said and "\\n" not in said, said
+        assert said.startswith("Python could not start in this browser ("), said
+        assert len(said) < 400, said
+        named = {"python_stdlib.zip": "python_stdlib.zip could not be fetched (404)"}.get(
+            broken, "durable_work_explainer_app-0.1.0-py3-none-any.whl could not be unpacked"
+        )
+        assert named in said, said
+    finally:
+        server.shutdown()

@@ -95,3 +95,18 @@ export function joiningActions(actions, at, pageMovedAt) {
   if (pageMovedAt === null || isNews(at, pageMovedAt)) return actions;
   return actions.filter((entry) => !(Array.isArray(entry) && entry[0] === "go"));
 }
+
+// What went wrong, in one line for a page's status: the last line of the message (a Python traceback
+// ends with the exception), whatever was thrown (Pyodide rejects with plain objects and events too:
+// "[object Object]" was all a page said when python_stdlib.zip could not be fetched).
+export function reason(error) {
+  let said = error;
+  if (error && typeof error === "object") {
+    said = error.message || error.reason || (error.status && `${error.url || "a file"} answered ${error.status}`)
+      || (error.type && `${error.type} event${error.target?.src ? ` for ${error.target.src}` : ""}`)
+      || JSON.stringify(error, Object.getOwnPropertyNames(error));
+  }
+  const lines = String(said ?? "").trim().split("\n").map((line) => line.trim()).filter(Boolean);
+  const last = lines.at(-1) || "no reason given";
+  return last.length > 240 ? `${last.slice(0, 239)}…` : last;
+}
