@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import shutil
 import sys
@@ -27,11 +29,29 @@ def ensure_npm_pyodide() -> Path:
     if wanted != PYODIDE_VERSION:
         raise BuildError(f"Panel converts for Pyodide {wanted}, but this build vendors {PYODIDE_VERSION}")
     package = NPM_PYODIDE / "package.json"
-    if not package.exists() or json.loads(package.read_text())["version"] != PYODIDE_VERSION:
-        say(f"installing the npm pyodide@{PYODIDE_VERSION} package into .tools/")
+
+    def installed() -> bool:
+        return package.exists() and json.loads(package.read_text())["version"] == PYODIDE_VERSION
+
+    if not installed():
         TOOLS.mkdir(exist_ok=True)
-        sh("npm", "install", "--prefix", TOOLS, "--no-audit", "--no-fund", f"pyodide@{PYODIDE_VERSION}")
+        with tools_lock():
+            if not installed():  # another build may have installed it while this one waited
+                say(f"installing the npm pyodide@{PYODIDE_VERSION} package into .tools/")
+                sh("npm", "install", "--prefix", TOOLS, "--no-audit", "--no-fund", f"pyodide@{wanted}")
     return NPM_PYODIDE
+
+
+@contextlib.contextmanager
+def tools_lock():
+    """One npm install into .tools/ at a time, whoever runs it (./dev takes the same lock with flock):
+    two checkouts sharing .tools installing at once failed with ENOTEMPTY and left packages missing."""
+    with open(TOOLS / ".npm.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def vendor_pyodide(site: Path, model_wheel: Path) -> Path:

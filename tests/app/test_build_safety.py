@@ -164,3 +164,53 @@ def test_a_wrong_flag_is_one_line_of_error_and_one_pointing_to_help(command):
 def test_the_pid_in_a_lock_is_this_process_while_it_builds(tmp_path):
     with BuildLock(tmp_path / "site") as lock:
         assert lock.path.read_text().strip() == str(os.getpid())
+
+
+def test_npm_installs_into_tools_take_turns_and_the_second_finds_the_first_s(tmp_path, monkeypatch):
+    """Issue 48, item 9: two checkouts sharing .tools installing at once failed with ENOTEMPTY and left
+    packages missing. The build's install waits for another's, then finds the package there."""
+    import json as json_module
+    import threading
+
+    from sitebuild import pyodide
+
+    tools = tmp_path / ".tools"
+    package = tools / "node_modules" / "pyodide"
+    monkeypatch.setattr(pyodide, "TOOLS", tools)
+    monkeypatch.setattr(pyodide, "NPM_PYODIDE", package)
+    running, overlaps, installs = [], [], []
+
+    def fake_npm(*command):
+        running.append(1)
+        overlaps.append(len(running) > 1)
+        time.sleep(0.3)
+        package.mkdir(parents=True, exist_ok=True)
+        (package / "package.json").write_text(json_module.dumps({"version": pyodide.PYODIDE_VERSION}))
+        installs.append(command)
+        running.pop()
+
+    monkeypatch.setattr(pyodide, "sh", fake_npm)
+    builds = [threading.Thread(target=pyodide.ensure_npm_pyodide) for _ in range(2)]
+    for build in builds:
+        build.start()
+    for build in builds:
+        build.join()
+    assert len(installs) == 1 and overlaps == [False]
+
+
+def test_dev_s_npm_installs_take_the_same_lock(tmp_path):
+    """./dev's installs (axe-core, restate-server) wait for one another and for the build's."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    log = tmp_path / "log"
+    (fake / "npm").write_text(f'#!/bin/sh\necho "start $$" >> {log}\nsleep 0.3\necho "end $$" >> {log}\n')
+    (fake / "npm").chmod(0o755)
+    function = subprocess.run(
+        ["sed", "-n", "/^tools_npm()/,/^}/p", str(ROOT / "dev")], capture_output=True, text=True, check=True
+    ).stdout
+    assert "flock" in function
+    script = f"{function}\nTOOLS={tmp_path / '.tools'}\ntools_npm a & tools_npm b & wait\n"
+    path = f"{fake}:{os.environ['PATH']}"
+    subprocess.run(["bash", "-c", script], env={**os.environ, "PATH": path}, check=True)
+    said = [line.split()[0] for line in log.read_text().splitlines()]
+    assert said == ["start", "end", "start", "end"], said
