@@ -28,7 +28,7 @@ def pacing_html(state: ClassState) -> str:
     follow = state.pacing == "follow"
     label = _words("pace free" if follow else "pace follow")
     return (
-        f'<p class="class-pacing">{_button("pace", label, "free" if follow else "follow")} '
+        f'<p class="class-pacing">{_button("pace", label, "free" if follow else "follow")}'
         f"{_button('recall', _words('recall'))}</p>"
     )
 
@@ -43,12 +43,14 @@ def join_html(state: ClassState, join_url: str, qr_svg: str) -> str:
 
 
 def _bars(step: Step, counts: dict[int, dict[str, int]], right: list[int] | None) -> str:
-    """A table, one row an answer and one column a round: how many chose it (a bar and a number), and,
-    only once revealed, which is right (a word and a mark, not a colour alone)."""
+    """The answers, each in full, then a table, one row an answer (by its letter) and one column a round:
+    how many chose it (a bar and a number), and, only once revealed, which is right (a word and a mark,
+    not a colour alone). Listed apart from the table, the answers' words keep the card's width however
+    many rounds there are: the card, its buttons and its export stay on a 720-pixel projector."""
     rounds = sorted(counts)
     heads = "".join(f'<th scope="col">{escape(_words("round", n=r))}</th>' for r in rounds)
     rows = []
-    for n, answer in enumerate(step.answers):
+    for n in range(len(step.answers)):
         mark = ""
         if right is not None:
             mark = f' <strong class="class-right">{escape(_words("right"))}</strong>' if n in right else ""
@@ -60,12 +62,15 @@ def _bars(step: Step, counts: dict[int, dict[str, int]], right: list[int] | None
                 f'<td><span class="class-bar" style="width: {100 * chose / total:.0f}%"></span>'
                 f'<span class="class-count">{chose}</span></td>'
             )
-        name = f"{LETTERS[n]}. {escape(answer.text)}{mark}"
+        name = f"{LETTERS[n]}{mark}"  # the answer's words are listed once above, full width
         rows.append(f'<tr><th scope="row">{name}</th>{"".join(cells)}</tr>')
     caption = escape(_words("counts caption"))
+    listed = "".join(
+        f"<li><strong>{LETTERS[n]}.</strong> {escape(a.text)}</li>" for n, a in enumerate(step.answers)
+    )
     return (
-        f'<table class="class-counts"><caption>{caption}</caption><tr><td></td>{heads}</tr>'
-        f"{''.join(rows)}</table>"
+        f'<ul class="class-answers">{listed}</ul><table class="class-counts"><caption class="sr-only">{caption}</caption>'
+        f"<tr><td></td>{heads}</tr>{''.join(rows)}</table>"
     )
 
 
@@ -94,11 +99,12 @@ def teacher_html(state: ClassState, step: Step | None, counts: dict[int, dict[st
         counted = _words(f"status {key}", n=answered, round=state.round)
         status = f'<p class="class-status" role="status">{escape(counted)}</p>'
     table = _bars(step, counts, right if asked and state.revealed else None) if counts else ""
+    on_screen = _words("question on screen", n=step.number)
     return (
         f'<section class="class-card" aria-label="Class">{said}'
-        f"<h2>{escape(_words('question', n=step.number))}</h2>"
-        f'<p class="class-question">{escape(step.question)}</p>{status}{table}'
-        f'<p class="class-buttons">{" ".join(buttons)}</p>{_steps(step, total)}</section>'
+        f'<p class="class-question"><span class="class-step">{escape(on_screen)}</span> '
+        f"{escape(step.question)}</p>{status}{table}"
+        f'<p class="class-buttons">{"".join(buttons)}</p>{_steps(step, total)}</section>'
     )
 
 

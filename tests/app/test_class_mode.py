@@ -103,7 +103,7 @@ def test_the_teacher_moves_through_the_tour_from_the_class_card(fresh_classes):
     assert teacher._present_main.styles["flex"] == "1 1 560px" and teacher.header.chapters
     teacher.classroom._act("step", "1")
     teacher.classroom._act("step", "2")
-    assert teacher.state.tour == 2 and "Question of step 2" in teacher.classroom.card.html
+    assert teacher.state.tour == 2 and "Step 2." in teacher.classroom.card.html
     teacher.classroom._act("step", "99")  # no such step: nothing moves
     assert teacher.state.tour == 2
 

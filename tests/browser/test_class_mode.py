@@ -143,7 +143,7 @@ def test_a_class_joins_answers_two_rounds_and_exports(chromium, class_server):
     assert "✓ right" not in teacher.locator("table.class-counts").inner_text()  # not before the reveal
     teacher.screenshot(path=str(ARTIFACTS / f"class-teacher-1280x720-{class_server.name}.png"))
     phones[0].screenshot(path=str(ARTIFACTS / f"class-phone-390x844-{class_server.name}.png"))
-    teacher.get_by_role("button", name="Reveal the answer").click()
+    teacher.get_by_role("button", name="Reveal answer").click()
     expect(teacher.locator("table.class-counts")).to_contain_text("✓ right")
     for phone in phones:
         expect(phone.locator(".tour-verdict")).to_contain_text("The model's answer")
@@ -154,6 +154,13 @@ def test_a_class_joins_answers_two_rounds_and_exports(chromium, class_server):
         expect(card(phone)).to_contain_text("Pick one answer")  # round 2 asks afresh
         answer(phone, "ABCD"[right])
     expect(teacher.locator(".class-status")).to_contain_text("Round 2 is open: 2 answered")
+    # The whole card on the projector's one screen, two rounds and all (issue 46: the step buttons and
+    # the pacing were a scroll below the counts).
+    teacher.screenshot(path=str(ARTIFACTS / f"class-teacher-1280x720-round2-{class_server.name}.png"))
+    for name in ("Close answers", "Reveal answer", "◀ Back a step", "Next step ▶", "Let them explore",
+                 "Bring all back", "Download the answers (CSV)"):  # fmt: skip
+        box = teacher.get_by_role("button", name=name).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"], (name, box)
     rows = counts(teacher)
     assert [row[1:] for row in rows][right][1] == "2"
     assert sum(int(row[1] or 0) for row in rows) == 2 and sum(int(row[2] or 0) for row in rows) == 2
@@ -167,7 +174,7 @@ def test_a_class_joins_answers_two_rounds_and_exports(chromium, class_server):
     stranger = chromium.new_context(viewport=PHONE).new_page()
     stranger.goto(f"{class_server.url}?class={code}")
     expect(stranger.locator(".class-message")).to_contain_text("can show the class but not lead it")
-    assert stranger.get_by_role("button", name="Reveal the answer").count() == 0
+    assert stranger.get_by_role("button", name="Reveal answer").count() == 0
 
 
 def test_a_server_killed_mid_round_keeps_every_acknowledged_answer_and_the_pages_come_back(
