@@ -272,6 +272,7 @@ class ExplainerApp:
         beside = tour or self.classroom is not None
         self._present_main.styles = {"flex": f"1 1 {560 if beside else 1150}px", "min-width": "400px"}
         self.header.chapters, self.player.badges_always = not tour, beside
+        self.badges.visible = not beside  # on the player's line, not a second time in the side column
 
     def _on_tab(self, action: str, value: str) -> None:
         if action == "tab" and value in TAB_IDS:

@@ -69,8 +69,8 @@ def _bars(step: Step, counts: dict[int, dict[str, int]], right: list[int] | None
         f"<li><strong>{LETTERS[n]}.</strong> {escape(a.text)}</li>" for n, a in enumerate(step.answers)
     )
     return (
-        f'<ul class="class-answers">{listed}</ul><table class="class-counts"><caption class="sr-only">{caption}</caption>'
-        f"<tr><td></td>{heads}</tr>{''.join(rows)}</table>"
+        f'<ul class="class-answers">{listed}</ul><table class="class-counts">'
+        f'<caption class="sr-only">{caption}</caption><tr><td></td>{heads}</tr>{"".join(rows)}</table>'
     )
 
 

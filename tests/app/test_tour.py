@@ -127,3 +127,16 @@ def test_the_scrubber_hides_later_moments_until_the_question_is_answered():
     assert max(t for t, *_ in page.moments()) > page.state.tick
     page.act("next", "", "tour")
     assert page.waiting and max(t for t, *_ in page.moments()) <= page.state.tick
+
+
+def test_presenter_mode_shows_the_badges_once_in_and_out_of_the_tour():
+    """On a projector the badges are in the side column, or, when the tour's question (or a class's
+    card) takes that column, on the player's line: not in both (they were shown twice)."""
+    from app.explainer import create_app
+
+    app = create_app("?present=1&tour=2").explainer
+    assert app.player.badges_always and not app.badges.visible
+    app.state.tour = 0
+    assert not app.player.badges_always and app.badges.visible
+    app.state.tour = 3
+    assert app.player.badges_always and not app.badges.visible
