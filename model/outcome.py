@@ -91,22 +91,16 @@ def finished(world: World) -> bool:
     return next(_confirmations(world, _current_digests(world)), None) is not None
 
 
-def _ever(world: World, store: str) -> list:
-    """A store's records as the run wrote them: those storage lost (beyond the article, §8.4), then those
-    it holds. What happened is a fact of the run even where the system has forgotten it."""
-    return [record for name, record in world.lost if name == store] + world.records.store(store).records
-
-
 def outcome_of(world: World) -> Outcome:
     current_digests = _current_digests(world)
     # When a current digest was first accepted and its announcement first confirmed, whether or not the
     # records that say so survived: a digest is current by what it was built from, which outlives them.
     ever_current = current_digests | {
-        a.digest_id for a in _ever(world, "acceptances") if built_from(world.candidate_of(a), world.report)
+        a.digest_id for a in world.ever("acceptances") if built_from(world.candidate_of(a), world.report)
     }
-    accepted_at = [a.tick for a in _ever(world, "acceptances") if a.digest_id in ever_current]
+    accepted_at = [a.tick for a in world.ever("acceptances") if a.digest_id in ever_current]
     confirmed_at = [
-        r.tick for r in _ever(world, "effects") if r.kind is EffectKind.ACK and r.announcement in ever_current
+        r.tick for r in world.ever("effects") if r.kind is EffectKind.ACK and r.announcement in ever_current
     ]
     posts = world.feed.posts
     distinct = len({p.announcement for p in posts})

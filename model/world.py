@@ -346,9 +346,13 @@ class World:
     def artifact_instance(candidate: Candidate) -> str:
         return lc.artifact_instance(candidate.digest_id, candidate.attempt)
 
+    def ever(self, store: str) -> list:
+        """A store's records as the run wrote them: those storage lost (beyond the article, §8.4), then
+        those it holds. What happened is a fact of the run even where the system has forgotten it."""
+        return [record for name, record in self.lost if name == store] + self.records.store(store).records
+
     def candidate_of(self, acceptance) -> Candidate:
-        lost = [record for store, record in self.lost if store == "candidates"]
-        for candidate in [*lost, *self.records.candidates.records]:
+        for candidate in self.ever("candidates"):
             if candidate.digest_id == acceptance.digest_id and candidate.attempt == acceptance.attempt:
                 return candidate
         raise LookupError(f"no candidate {acceptance.digest_id} by #{acceptance.attempt} for this acceptance")
