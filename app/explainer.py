@@ -138,12 +138,16 @@ class ExplainerApp:
         self.header.compact = self.outcome.compact = self.player.badges_always = True
         self.header.chapters = False
         controls = pn.Card(self.switches, title="Switches", collapsed=True, sizing_mode="stretch_width")
+        trace = TraceView(page=self.page, compact=True)
+        # One height whatever the chapter, the tick or a switch (explainer.css's :host(.embed) rules, as the
+        # light embed's): the lead and the tick's sentence keep five lines, the diagram a fixed room.
+        trace.diagram.css_classes = [*trace.diagram.css_classes, "embed"]
         return pn.Column(
             self.helpers,
             self.header,
             self.tour_slot,
             self.player,
-            TraceView(page=self.page, compact=True),
+            trace,
             self.outcome,
             controls,
             sizing_mode="stretch_width",

@@ -172,7 +172,7 @@ def test_playing_advances_by_itself_and_stops_at_the_end(explainer):
 
 def test_embed_layout_is_compact(explainer):
     explainer.open("?embed=1")
-    expect(explainer.page.locator(".embed")).to_have_count(1)
+    expect(explainer.page.locator(".explainer.embed")).to_have_count(1)
     expect(explainer.page.get_by_role("tab", name="Glossary")).to_have_count(0)
     explainer.press("last")
     explainer.wait_tick(14)
@@ -503,3 +503,30 @@ def test_clicking_a_row_of_the_diagram_changes_the_story(explainer):
     page.locator('g.row-switch[data-value="fencing=on"]').focus()
     page.keyboard.press("Enter")
     expect(page.locator('g.row-switch[data-value="fencing=off"]')).to_have_count(1)
+
+
+def test_the_served_embed_is_one_height_as_the_readme_says(page, explainer_url):
+    """``?embed=1`` at 700 px: every chapter at its first and last tick, and a switch, within 2 px, and
+    the README's figure within 3 px (issue 44: 933 px for the main chapter, 994 for the superseded one).
+    An undeclared input's run has a seventh badge, a row more, as the README says."""
+    said = re.search(r"at 700 px wide, (\d+) px tall for every\s+chapter", (ROOT / "README.md").read_text())
+    assert said, "the README gives the served embed's height"
+    page.set_viewport_size({"width": 700, "height": 900})
+    height = "() => document.documentElement.scrollHeight"
+    from app.state import ReaderState
+
+    seen = {}
+    for preset in (p for p in PRESETS if p != "undeclared-input"):
+        state = ReaderState()
+        state.apply_preset(preset)
+        for tick in (0, state.end_tick):
+            page.goto(f"{explainer_url}?embed=1&preset={preset}&tick={tick}")
+            page.locator(".tick-now").first.wait_for()
+            page.wait_for_timeout(300)
+            seen[f"{preset} t{tick}"] = page.evaluate(height)
+    page.locator("g.row-switch[data-key='row-stores']").first.click()
+    expect(page.locator(".lead").first).to_contain_text("fencing")
+    page.wait_for_timeout(300)
+    seen["a switch"] = page.evaluate(height)
+    assert max(seen.values()) - min(seen.values()) <= 2, seen
+    assert abs(min(seen.values()) - int(said.group(1))) <= 3, (said.group(1), seen)
