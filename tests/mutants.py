@@ -64,6 +64,7 @@ AREAS = (
     ("model/", "model"),
     ("app/render/", "renderers"),
     ("app/page.py", "page model"),
+    ("app/state.py", "page model"),
     ("app/url.py", "page model"),
     ("app/light.py", "light page"),
     ("app/views/js/", "light page"),
@@ -280,6 +281,45 @@ MUTANTS = (
         "if (pageMovedAt === null || isNews(at, pageMovedAt)) return actions;",
         "return actions;",
         place="shared worker",
+    ),
+    Mutant(
+        "a-switch-pushed-is-late-news",
+        "app/views/js/moves.js",
+        "return !push.moved || !isNews(shownAt, push.at);",
+        "return !isNews(shownAt, push.at);",
+    ),
+    Mutant(
+        "a-time-no-clock-gives-is-taken",
+        "app/views/js/frame.js",
+        "return Number.isFinite(at) && at > 0 && at <= clock + 60000 ? at : 0;",
+        "return at > 0 ? at : 0;",
+    ),
+    Mutant(
+        "any-call-reaches-python",
+        "app/views/js/moves.js",
+        "if (!CALLS.includes(call)) return",
+        "if (false) return",
+        place="shared worker",
+    ),
+    Mutant(
+        "a-page-calls-without-limit",
+        "app/views/js/moves.js",
+        "return [[second, count], count <= MOST_CALLS_A_SECOND];",
+        "return [[second, count], true];",
+        place="shared worker",
+    ),
+    # What a redraw keeps of a run (app/state.py's made_run) and what a step draws (app/light.py).
+    Mutant(
+        "a-run-made-for-its-switches-alone",
+        "app/state.py",
+        "made = _MADE.pop((switches, schedule), None)",
+        "made = next((v for (k, _), v in list(_MADE.items()) if k == switches), None)",
+    ),
+    Mutant(
+        "a-step-draws-the-fixed-parts-again",
+        "app/light.py",
+        'moved = action in MOVES and part != "tour" and before == page.story()',
+        "moved = False",
     ),
 )
 

@@ -390,15 +390,16 @@ class Run:
         return self.widest[large]
 
 
-#: The last runs worked out, by identity (a run's dict is never changed once made), each kept with its
-#: run so its id cannot be reused: a redraw lays out every tick of the run, and a switch draws two runs.
+#: The last runs worked out, by identity (a run's dict is never changed once made): a redraw lays out
+#: every tick of the run, and a switch draws two runs. Each entry holds its run's dict (``Run.trace``), so
+#: while it is here no other dict can have that id.
 _RUNS: dict[int, Run] = {}
 
 
 def run_of(trace: dict) -> Run:
     """The run's tick-independent facts, worked out once however many ticks and parts are drawn."""
     run = _RUNS.get(id(trace))
-    if run is not None and run.trace is trace:
+    if run is not None:
         return run
     keys, attempts, broken, lost = key_names(trace), attempt_lanes(trace), breaches_at(trace), lost_at(trace)
     lanes = lanes_of(trace)
