@@ -5,7 +5,7 @@
 // a tour step's answers are judged from it; anything else (a switch) waits for Python and is then done
 // in order. Python starts where the reader has got to: the pre-render's link and what was done on it.
 
-import { follow, holdStill, joinGroup, watchHeight } from "./frame.js";
+import { follow, holdStill, joinGroup, scopedGroup, watchHeight } from "./frame.js";
 import { enqueue, isNews, playerTick, remember, takesPush, tourStepAfter } from "./moves.js";
 import { startPython } from "./python.js";
 
@@ -397,7 +397,7 @@ const started = () => {
   const link = restartAt ?? (fromPrerender ? prerender.link : asked);
   const done = fromPrerender ? prerender.done : [];
   const actions = JSON.stringify([...done, ...pending.splice(0)]);
-  worker.ask("start", [link, group ? groupName : "", actions], movedAt)
+  worker.ask("start", [link, group ? scopedGroup(groupName) : "", actions], movedAt)
     .then((first) => {
       python = worker;
       key = first.key;

@@ -164,3 +164,23 @@ test("what went wrong is one line, whatever was thrown", () => {
   assert.equal(reason({}), "{}");
   assert.equal(reason("x".repeat(500)).length, 240);
 });
+
+test("a group is its name within a host of another origin, and its name within the site's own", async () => {
+  const { hostOf, scopedGroup } = await import("../../app/views/js/frame.js");
+  const own = "https://explainer.example";
+  assert.equal(scopedGroup("g", own, own), "g"); // a host of the site's origin may tell the group itself
+  const there = scopedGroup("g", "https://blog.example", own);
+  assert.match(there, /^g-[0-9a-f]{8}$/);
+  assert.notEqual(there, scopedGroup("g", "https://other.example", own));
+  assert.equal(there, scopedGroup("g", "https://blog.example", own)); // the same host, the same group
+  assert.match(scopedGroup("x".repeat(40), "https://blog.example", own), /^x{31}-[0-9a-f]{8}$/);
+  const framed = { location: { origin: own, ancestorOrigins: ["https://a.example", "https://top.example"] } };
+  framed.top = {};
+  assert.equal(hostOf(framed), "https://top.example");
+  const alone = { location: { origin: own } };
+  alone.top = alone;
+  assert.equal(hostOf(alone), own);
+  assert.equal(hostOf({ top: {}, location: { origin: own }, document: { referrer: "https://r.example/p" } }),
+    "https://r.example");
+  assert.equal(hostOf(undefined), "");
+});

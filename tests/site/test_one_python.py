@@ -355,3 +355,33 @@ def test_python_that_cannot_start_says_why_in_a_line(page, site, tmp_path, broke
         assert named in said, said
     finally:
         server.shutdown()
+
+
+def test_a_host_of_another_origin_naming_the_same_group_is_another_group(page, site_url, tmp_path):
+    """Issue 48, item 9: a page of another origin that framed the figures under an article's group name
+    joined that group and drove it. Frames are one group within their host page's origin."""
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "other.html").write_text(
+        f'<!doctype html><title>Another site</title><iframe id="f" style="width:700px;height:600px" '
+        f'src="{site_url}/embed.html?preset=main&tick=3&group=shared&view=badges"></iframe>'
+    )
+    server, port = serve_folder(host)
+    try:
+        page.goto(f"{site_url}/embed.html?preset=main&tick=3&group=shared")  # the article's own page
+        expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+        other = page.context.new_page()
+        other.goto(f"http://localhost:{port}/other.html")
+        framed = other.frame_locator("#f")
+        expect(framed.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+        page.locator("button.forward").first.click()
+        expect(page.locator("#light")).to_have_attribute("data-tick", "4")
+        framed.locator("button.forward").first.click()
+        framed.locator("button.forward").first.click()
+        expect(framed.locator("#light")).to_have_attribute("data-tick", "5")
+        other.wait_for_timeout(1000)
+        expect(page.locator("#light")).to_have_attribute("data-tick", "4")  # neither drove the other
+        expect(framed.locator("#light")).to_have_attribute("data-tick", "5")
+        other.close()
+    finally:
+        server.shutdown()

@@ -99,6 +99,32 @@ export function toldAt(value, clock = Date.now()) {
   return Number.isFinite(at) && at > 0 && at <= clock + 60000 ? at : 0;
 }
 
+// The origin of the page a frame is shown in: the top page's where the browser says it (ancestorOrigins),
+// else the referrer's; a page on its own (or outside a browser) is its own host.
+export function hostOf(win = globalThis.window) {
+  if (!win) return "";
+  if (win.top === win) return win.location.origin;
+  const ancestors = win.location.ancestorOrigins;
+  if (ancestors && ancestors.length) return ancestors[ancestors.length - 1];
+  try {
+    return new URL(win.document.referrer).origin;
+  } catch {
+    return "";
+  }
+}
+
+// A group is one article's. A host of the site's own origin shares the group's name (its script may tell
+// the group a tick, README); a host of another origin gets the name within it, so another site's page
+// that frames these figures under the same name is another group (it joined and drove the article's).
+// Still a group's name (letters, digits, - and _, at most 40): NAME's first 31 characters, then a digest
+// of the host's origin (FNV-1a, 32 bits).
+export function scopedGroup(name, host = hostOf(), own = globalThis.location?.origin ?? "") {
+  if (host === own) return name;
+  let hash = 0x811c9dc5;
+  for (const c of host) hash = Math.imul(hash ^ c.charCodeAt(0), 0x01000193) >>> 0;
+  return `${name.slice(0, 31)}-${hash.toString(16).padStart(8, "0")}`;
+}
+
 // ?group=NAME: the frames of one host page share a tick over a BroadcastChannel (same origin only). A
 // page tells the group only the moves its reader made: a move that a told tick causes is never told
 // back (a shorter chapter clamps a tick, and its echo would pull back the frame that is playing), and
@@ -112,7 +138,7 @@ export function toldAt(value, clock = Date.now()) {
 // part])`` after a change of the story (a switch, a chapter), and the others do it too (``acted``).
 export function joinGroup(name, { isTick, now, go, acted = () => {}, shownAt = null }) {
   if (!name || typeof BroadcastChannel === "undefined") return null;
-  const channel = new BroadcastChannel(`durable-work-explainer:${name}`);
+  const channel = new BroadcastChannel(`durable-work-explainer:${scopedGroup(name)}`);
   let lastAt = 0; // when the move shown here was made, as far as the group has told or been told
   const shown = shownAt || (() => lastAt);
   channel.onmessage = (event) => {
