@@ -2,7 +2,6 @@
 // wider_count and wider_search, on the vendored Pyodide in a worker), started on the first search.
 import { startPython } from "./python.js";
 
-const base = new URL("../", import.meta.url);
 const form = document.getElementById("wider-form");
 const result = document.getElementById("wider-result");
 const button = form.querySelector("button");
@@ -27,9 +26,8 @@ form.addEventListener("submit", async (event) => {
   try {
     if (!ask) {
       say("Loading Python in your browser…");
-      const manifest = await (await fetch(new URL("light/manifest.json", base))).json();
       // Its own worker: a search takes seconds, and the explainer's frames must not wait behind it.
-      ({ ask } = startPython(manifest.wheels, {
+      ({ ask } = startPython({
         shared: false,
         onFailure: (error) => say(`Python could not start here (${error}).`),
       }));

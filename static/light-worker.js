@@ -1,6 +1,6 @@
 // The light explainer's Python: one Pyodide for every page and frame of the site's origin in one browser
 // (a SharedWorker; where the browser has none, static/python.js starts this as a dedicated worker, one
-// a page). Once a caller asks ({call: "wheels"}), it loads the vendored Pyodide, the model and the wheels
+// a page). Once a caller says hello ({call: "hello"}), it loads the vendored Pyodide, the model and the wheels
 // the build's manifest lists, says {ready: true} to every caller, then answers {id, call, args} with the
 // JSON app.light returns: only the calls a page may make, so many a second (moves.js's refusal, counted).
 //
@@ -151,10 +151,10 @@ function joining(key, args, at) {
 }
 
 function serve(port) {
-  let wheelsAsked = false;
+  let greeted = false;
   let calls = null; // this caller's calls in the current second (moves.counted)
   const keys = new Set(); // what this caller showed, left when it says goodbye
-  // Every caller names the wheels first: then it is told when Python is ready, or why it is not.
+  // Every caller says hello first: then it is told when Python is ready, or why it is not.
   const answer = () => started().then(
     () => port.postMessage({ ready: true, restored }),
     (error) => port.postMessage({ error: reason(error) }),
@@ -164,13 +164,13 @@ function serve(port) {
     // When the move a call carries was made: 0 for none (a page's link as it opened), and a time no clock
     // gives is taken as none too; a caller that does not say is taken as moving now.
     const at = event.data?.at === undefined ? Date.now() : toldAt(event.data.at);
-    if (call === "wheels") {
+    if (call === "hello") {
       if (askStart) {
         askStart(); // the first caller starts Python for every caller
         askStart = null;
       }
-      if (!wheelsAsked) answer();
-      wheelsAsked = true;
+      if (!greeted) answer();
+      greeted = true;
       return;
     }
     if (call === "ping") { // a page making sure its worker still answers: Python is not asked

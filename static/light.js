@@ -374,7 +374,7 @@ let worker = null;
 let restartAt = null;
 function begin({ shared = true, link = null } = {}) {
   restartAt = link;
-  worker = startPython(manifest.wheels, {
+  worker = startPython({
     shared,
     onReady: ({ restored }) => {
       root.dataset.start = restored ? "snapshot" : "fresh"; // for the tests and benchmarks/site_bench.py

@@ -1,4 +1,5 @@
-// Python in a worker (static/light-worker.js: the vendored Pyodide, the model, and the wheels named).
+// Python in a worker (static/light-worker.js: the vendored Pyodide, the model, and the wheels the build's
+// manifest lists, which the worker reads itself).
 // onReady({restored}) says whether it came from the build's memory snapshot. startPython returns { ask, tell, shared }: ask(call, args) resolves with the JSON app.light's function
 // returns; tell(call, args) expects no answer. Calls made before Python is ready wait for it, and are
 // answered in the order they were made.
@@ -17,7 +18,7 @@
 // worker has gone (killed, or its tab crashed out of memory: nothing else tells a port), and onFailure is
 // told once, rather than every later move waiting in silence. A page that asks nothing meanwhile pings
 // the worker (answered without Python), so a frame nobody touches notices too.
-export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, onPush = () => {}, shared = true, answerWithin = 0 } = {}) {
+export function startPython({ onReady = () => {}, onFailure = () => {}, onPush = () => {}, shared = true, answerWithin = 0 } = {}) {
   const url = new URL("light-worker.js", import.meta.url);
   const waiting = new Map();
   const sent = []; // every message, until the worker has answered one: what a replacement is sent again
@@ -73,7 +74,7 @@ export function startPython(wheels, { onReady = () => {}, onFailure = () => {}, 
     if (!answered) sent.push(message);
     port.postMessage(message);
   };
-  post({ call: "wheels", args: wheels });
+  post({ call: "hello" }); // every caller says it first: it is then told when Python is ready, or why not
   // ``at``: when the reader made the move a call carries (see light-worker.js); now, if not given.
   const ask = (call, args, at = Date.now()) =>
     new Promise((resolve, reject) => {
