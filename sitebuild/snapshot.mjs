@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { zeroFreeMemory } from "./free_memory.mjs";
 
 const site = resolve(process.argv[2]);
 const pyodideDir = join(site, "pyodide");
@@ -36,5 +37,6 @@ for (const wheel of wheels.slice(1)) pyodide.unpackArchive(new Uint8Array(readFi
 // compiling a module on top of that grew the memory in one build out of several (which one depended on
 // the model's code to the byte); this way about 2.2 MiB is left, measured on both.
 pyodide.runPython("import gc\nimport param\ngc.collect()\nimport model.explore\ngc.collect()\nNone");
+zeroFreeMemory(pyodide._module);
 if (pyodide._module.HEAP8.length > MEMORY) throw new Error("the snapshot's memory grew: it could not be restored");
 writeFileSync(process.argv[3], pyodide.makeMemorySnapshot());

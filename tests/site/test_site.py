@@ -951,3 +951,18 @@ def test_a_link_with_a_chapter_s_switch_values_paints_its_pre_render_at_once(off
     expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
     expect(page.locator("#light")).to_have_attribute("data-tick", "12")
     assert page.outside_requests == []
+
+
+def test_the_snapshot_s_free_memory_is_zeroed_without_growing_it(site):
+    """sitebuild/free_memory.mjs, which the snapshot build calls: a block malloc holds free loses its old
+    bytes (else the gzipped snapshot carries them), the wasm memory keeps its size, and malloc is left able
+    to grow as before."""
+    done = subprocess.run(
+        [shutil.which("node"), ROOT / "tests" / "site" / "free_memory.mjs", site / "pyodide"]
+        + [ROOT / "sitebuild" / "free_memory.mjs"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = json.loads(done.stdout)
+    assert got == {"zeroed": got["zeroed"], "left": 0, "grew": False, "limitKept": True, "pythonWorks": True}
+    assert got["zeroed"] >= 1 << 14
