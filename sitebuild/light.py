@@ -98,7 +98,7 @@ def write_snapshot(site: Path) -> None:
     sh("node", Path(__file__).with_name("snapshot.mjs"), site, raw)
     with (
         raw.open("rb") as image,
-        gzip.GzipFile(raw.with_suffix(".bin.gz"), "wb", compresslevel=6, mtime=0) as out,
+        gzip.GzipFile(raw.with_suffix(".bin.gz"), "wb", compresslevel=9, mtime=0) as out,
     ):
         shutil.copyfileobj(image, out)
     raw.unlink()
