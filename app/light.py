@@ -75,7 +75,7 @@ class LightPage:
             "period": page.period(),
             "player": page.player_html(badges_always=True),
             "lead": page.lead_html(),
-            "figure": page.diagram_html(),
+            "figure": page.diagram_html(large=s.present),  # a projector's: as the served presenter's
             "badges": page.badges_html(),
             "outcome": page.outcome_html(),
             # The caption first: it says what the chips, the heavy arrow and "(added)" mean.

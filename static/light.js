@@ -6,7 +6,7 @@
 // in order. Python starts where the reader has got to: the pre-render's link and what was done on it.
 
 import { follow, holdStill, joinGroup, scopedGroup, watchHeight } from "./frame.js";
-import { enqueue, isNews, playerTick, remember, takesPush, tourStepAfter } from "./moves.js";
+import { enqueue, isNews, overlaid, playerTick, remember, takesPush, tourStepAfter } from "./moves.js";
 import { startPython } from "./python.js";
 
 const PARTS = ["header", "tour", "player", "lead", "figure", "badges", "outcome", "legend", "lifecycles", "records",
@@ -147,9 +147,14 @@ function frame(tick) {
 // A chapter (name) or a tour step (tour-N), at a tick (or, for a tour step, where the step starts);
 // ``opening``: the page's link, as it loads.
 async function open(name, link, tick = null, opening = false) {
+  // A projector's page draws what presenter mode draws (the large diagram) from the start, so nothing
+  // changes when Python takes over: the pre-render's overlay, fetched beside it.
+  const large = query.get("present") === "1"
+    ? fetch(new URL(`light/${name}.present.json`, base)).then((r) => (r.ok ? r.json() : null)).catch(() => null)
+    : null;
   const response = await fetch(new URL(`light/${name}.json`, base));
   if (!response.ok) throw new Error(`no pre-render for ${name}`);
-  const data = await response.json();
+  const data = overlaid(await response.json(), await large);
   // The tick the link (or a chapter's opening) asked for is where the reader is: Python, taking over
   // from a reader who clicked before it was ready, starts there too.
   const done = tick ? [["go", String(tick), ""]] : [];

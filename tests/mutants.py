@@ -126,7 +126,7 @@ MUTANTS = (
     Mutant(
         "pre-render-wrong-chapter",
         "sitebuild/light.py",
-        '**_frames(f"?preset={preset}")',
+        '**_frames(f"?preset={preset}{flags}")',
         '**_frames("?preset=main")',
     ),
     Mutant(

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  MOST_CALLS_A_SECOND, counted, enqueue, isNews, joiningActions, playerTick, reason, refusal, remember, stamp,
-  takesPush, toldAt, tourStepAfter,
+  MOST_CALLS_A_SECOND, counted, enqueue, isNews, joiningActions, overlaid, playerTick, reason, refusal, remember,
+  stamp, takesPush, toldAt, tourStepAfter,
 } from "../../app/views/js/moves.js";
 
 const isTick = (v) => /^\d{1,6}$/.test(v);
@@ -183,4 +183,17 @@ test("a group is its name within a host of another origin, and its name within t
   assert.equal(hostOf({ top: {}, location: { origin: own }, document: { referrer: "https://r.example/p" } }),
     "https://r.example");
   assert.equal(hostOf(undefined), "");
+});
+
+test("presenter mode's overlay replaces the parts it names, tick by tick, and only a fitting one is used", () => {
+  const data = { start: 2, fixed: { header: "h", legend: "l" }, ticks: [{ figure: "a0", lead: "x0" }, { figure: "a1", lead: "x1" }] };
+  const over = { fixed: { legend: "L" }, ticks: [{ figure: "A0" }, {}] };
+  assert.deepEqual(overlaid(data, over), {
+    start: 2, fixed: { header: "h", legend: "L" }, ticks: [{ figure: "A0", lead: "x0" }, { figure: "a1", lead: "x1" }],
+  });
+  assert.deepEqual(overlaid({ ...data, tour: { step: 1 } }, { ...over, tour: { step: 1, big: true } }).tour,
+    { step: 1, big: true });
+  assert.equal(overlaid(data, null), data); // no overlay fetched: the plain pre-render
+  assert.equal(overlaid(data, { fixed: {}, ticks: [{}] }), data); // another build's: not this run's ticks
+  assert.equal(overlaid(data, { fixed: {} }), data);
 });

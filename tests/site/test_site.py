@@ -809,6 +809,18 @@ def test_present_1_on_the_light_page_fits_a_projector(offline_page, site_url, wi
     assert names["y"] >= 0 and names["y"] + names["height"] <= height, names
     assert axis["y"] + axis["height"] <= height, axis
     assert "present=1" in page.url
+    # The diagram drawn large, as the served presenter draws it (the light page's words were 14 px
+    # where the served app's are 18): a word's box at least 20 px tall, the type 18 px.
+    words = page.evaluate(
+        "[...document.querySelectorAll('#part-figure svg.diagram text')]"
+        ".map((t) => t.getBoundingClientRect().height).sort((a, b) => a - b)"
+    )
+    assert words[len(words) // 2] >= 20, words
+    # Drawn so from the pre-render: nothing changes when Python takes over.
+    first = page.inner_html("#part-figure")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    page.wait_for_timeout(500)
+    assert page.inner_html("#part-figure") == first
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"light-present-{width}x{height}.png"))
 

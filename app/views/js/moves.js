@@ -49,6 +49,19 @@ export function playerTick(action, value, tick, last, isTick) {
   return null;
 }
 
+// A pre-render (light/<name>.json) in another layout: ``over`` (light/<name>.present.json, sitebuild's
+// overlay) replaces the fixed parts, the tour's cards and each tick's parts it names; none, or one that
+// does not fit the run (a file of another build), leaves the pre-render as it is.
+export function overlaid(data, over) {
+  if (!over || !Array.isArray(over.ticks) || over.ticks.length !== data.ticks.length) return data;
+  return {
+    ...data,
+    ...(over.tour ? { tour: over.tour } : {}),
+    fixed: { ...data.fixed, ...over.fixed },
+    ticks: data.ticks.map((parts, t) => ({ ...parts, ...over.ticks[t] })),
+  };
+}
+
 // The tour's own back and next buttons: the step they open from ``step`` of ``steps``, or null (none
 // before the first or after the last, and any other action).
 export function tourStepAfter(action, step, steps) {
