@@ -204,3 +204,48 @@ def test_an_unknown_code_gets_a_page_that_says_so(chromium, class_server):
     phone = chromium.new_context(viewport=PHONE).new_page()
     phone.goto(f"{class_server.url}?join=ZZZZ9")
     expect(phone.locator(".class-message")).to_contain_text("There is no class 'ZZZZ9'")
+
+
+@pytest.fixture(scope="module")
+def two_servers(tmp_path_factory):
+    """Two server processes (as ``--num-procs 2`` or two machines behind one name would be) on one
+    PostgreSQL: each with its own memory, so that what one shows of a class the other wrote came through
+    the database. Two ports rather than one shared, so that the students' split is the test's, not the
+    kernel's."""
+    from engines.postgres import Postgres
+
+    with Postgres() as postgres:
+        servers = [ClassServer(postgres.url("postgres"), f"postgresql-{n}") for n in (1, 2)]
+        for server in servers:
+            server.start()
+        yield servers
+        for server in servers:
+            server.stop()
+
+
+def test_students_split_between_two_server_processes_are_one_class(chromium, two_servers):
+    first, second = two_servers
+    teacher, join_url, _ = teacher_opens(chromium, first)
+    # One student on each process: the same link, the other process's address.
+    phones = [
+        student_joins(chromium, join_url),
+        student_joins(chromium, join_url.replace(first.url, second.url)),
+    ]
+    assert f":{second.port}/" in phones[1].url
+    expect(teacher.locator(".class-joined")).to_have_text("2 joined")
+    # Pacing crosses processes: the phone on the other process follows the teacher's tick.
+    before = teacher.locator(".tick-now").inner_text()
+    teacher.locator("button.back").click()
+    expect(teacher.locator(".tick-now")).not_to_have_text(before)
+    for phone in phones:
+        expect(phone.locator(".tick-now")).to_have_text(teacher.locator(".tick-now").inner_text())
+    teacher.get_by_role("button", name="Ask the room").click()
+    answer(phones[0], "A")
+    answer(phones[1], "B")
+    answer(phones[1], "B")  # a resend on the other process: still one answer
+    expect(teacher.locator(".class-status")).to_contain_text("2 answered")
+    assert [row[1] for row in counts(teacher)][:2] == ["1", "1"]  # as one process would count them
+    teacher.get_by_role("button", name="Reveal answer").click()
+    for phone in phones:
+        expect(phone.locator(".tour-verdict")).to_contain_text("The model's answer")
+    phones[1].screenshot(path=str(ARTIFACTS / "class-phone-390x844-second-process.png"))
