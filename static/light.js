@@ -6,7 +6,9 @@
 // in order. Python starts where the reader has got to: the pre-render's link and what was done on it.
 
 import { follow, holdStill, joinGroup, scopedGroup, watchHeight } from "./frame.js";
-import { enqueue, isNews, overlaid, playerTick, remember, takesPush, tourStepAfter } from "./moves.js";
+import {
+  enqueue, firstPicture, isNews, overlaid, playerTick, remember, takesPush, tourStepAfter,
+} from "./moves.js";
 import { startPython } from "./python.js";
 
 const PARTS = ["header", "tour", "player", "lead", "figure", "badges", "outcome", "legend", "lifecycles", "records",
@@ -39,7 +41,7 @@ async function readManifest() {
 }
 const manifest = await readManifest();
 if (!manifest) await new Promise(() => {}); // nothing below can work without it: the module stops here
-const { figures: FIGURES, keys: KEYS, plain: PLAIN, page_flags: PAGE_FLAGS } = manifest.browser;
+const { figures: FIGURES, keys: KEYS, page_flags: PAGE_FLAGS } = manifest.browser;
 const TICK = new RegExp(manifest.browser.tick);
 const GROUP = new RegExp(manifest.browser.group);
 const root = document.getElementById("light");
@@ -318,27 +320,10 @@ async function copyEmbedCode() {
 
 // A link that only names a chapter and a tick, or a tour step, is shown from the pre-render at once; any
 // other (a switch, a schedule) waits for Python, which reads every link the served app reads.
-const only = (allowed) => [...query.keys()].every((k) => allowed.includes(k));
-// A link whose switches are exactly a chapter's (the served app and Python write a chapter's run so:
-// ?change=after-acceptance&tick=12) is that chapter: its pre-render is painted at once too.
-const byValues = () => {
-  const named = [...query.keys()].filter((k) => k !== "tick" && !PAGE_FLAGS.includes(k));
-  return Object.entries(manifest.browser.chapter_values).find(([, values]) => named.length > 0
-    && named.length === Object.keys(values).length && named.every((k) => query.get(k) === values[k]))?.[0];
-};
-const chapterByValues = byValues();
-const wanted = query.get("preset") || chapterByValues || "main";
-const tourStep = Number(query.get("tour"));
-const tick = TICK.test(query.get("tick") || "") ? Number(query.get("tick")) : 0;
+const first = firstPicture(query, manifest.browser, manifest.chapters);
 try {
-  if (query.has("tour") && only(manifest.browser.tour_plain) && /^\d+$/.test(query.get("tour"))
-    && tourStep >= 1 && tourStep <= manifest.browser.tour_steps) {
-    await open(`tour-${tourStep}`, `?tour=${tourStep}`, null, true);
-  } else if (!query.has("tour") && (only(PLAIN) || chapterByValues) && manifest.chapters.includes(wanted)) {
-    await open(wanted, `?preset=${wanted}`, tick, true);
-  } else {
-    say("Loading Python in your browser to draw this link…");
-  }
+  if (first) await open(first.name, first.link, first.tick, true);
+  else say("Loading Python in your browser to draw this link…");
 } catch (error) {
   say(`Loading Python in your browser to draw this link (${error})…`);
 }

@@ -129,3 +129,56 @@ def test_the_pre_render_s_player_moves_the_tick_as_python_s_does():
         else:
             assert state.player_action(action, value), (action, value, tick)
             assert state.tick == moved, (action, value, tick)
+
+
+#: Links a reader, an article or an adversary may open the light page with: plain chapters and tour
+#: steps, a chapter named by its switches, ticks in and out of the run, and names twice or unknown.
+FIRST_LINKS = (
+    "", "?tick=8", "?preset=superseded&tick=12", "?preset=main&tick=08", "?preset=main&tick=999999",
+    "?preset=main&tick=-1", "?preset=main&tick=1e3", "?preset=nope", "?preset=main&preset=all-off",
+    "?change=after-acceptance&tick=12", "?change=after-acceptance&fencing=off", "?fencing=off",
+    "?preset=main&fencing=off", "?fencing=on", "?fencing=on&tick=3", "?tour=2", "?tour=0", "?tour=10",
+    "?tour=2&tick=3", "?tour=02", "?tour=2&tour=3", "?present=1&preset=superseded&tick=4",
+    "?embed=1&view=badges&tick=5", "?group=g1&preset=stale-owner", "?preset=records-lost&tick=12",
+    "?preset=main&s1_reads=own-section", "?tick=8&tick=9",
+)  # fmt: skip
+
+
+def test_a_link_s_first_picture_is_the_one_python_draws_for_it():
+    """Before Python, the light page paints a link from a pre-render it chooses by the link's words
+    (moves.js's firstPicture); Python, taking over, draws the link itself. Where the browser chooses a
+    pre-render, it must be the run and tick Python draws for that link, or the picture changes under the
+    reader when Python is ready."""
+    import json
+
+    from app.light import LightPage
+    from app.state import PRESETS
+    from app.url import browser_table
+
+    script = (
+        f'import {{ firstPicture }} from "{(SHARED.parent / "moves.js").as_uri()}";\n'
+        f"const table = {json.dumps(browser_table())};\n"
+        f"const links = {json.dumps(FIRST_LINKS)};\n"
+        f"const chapters = {json.dumps(list(PRESETS))};\n"
+        "const first = links.map((l) => firstPicture(new URLSearchParams(l), table, chapters));\n"
+        "console.log(JSON.stringify(first));"
+    )
+    done = subprocess.run([_node(), "--input-type=module", "-e", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    chosen = json.loads(done.stdout)
+
+    def drawn(link: str) -> tuple:
+        state = LightPage(link).state
+        return (state.values(), state.schedule_overrides(), state.tour, state.tick)
+
+    shown = 0
+    for link, first in zip(FIRST_LINKS, chosen, strict=True):
+        if first is None:
+            continue  # left to Python: no first picture to disagree with
+        shown += 1
+        prerendered = LightPage(first["link"])
+        if first["tick"] is not None:
+            prerendered.act("go", str(first["tick"]))  # as the page steps its pre-render (clamped)
+        state = prerendered.state
+        assert drawn(link) == (state.values(), state.schedule_overrides(), state.tour, state.tick), link
+    assert shown >= len(FIRST_LINKS) // 2, chosen  # most of these are pre-rendered

@@ -49,6 +49,32 @@ export function playerTick(action, value, tick, last, isTick) {
   return null;
 }
 
+// What a link's first picture is, before Python: a tour step's pre-render ({name: "tour-N", link, tick:
+// null}), a chapter's at a tick ({name, link: "?preset=…", tick}), or null where the link names what only
+// Python can draw (a switch off a chapter's values, a schedule) and waits for it. A link whose switches
+// are exactly a chapter's (Python writes a chapter's run so: ?change=after-acceptance&tick=12) is that
+// chapter. ``table`` is the link grammar's browser table (app.url.browser_table, in the build's
+// manifest), ``chapters`` the chapters pre-rendered.
+export function firstPicture(query, table, chapters) {
+  const keys = [...query.keys()];
+  const only = (allowed) => keys.every((k) => allowed.includes(k));
+  if (query.has("tour")) {
+    const step = query.get("tour");
+    const number = Number(step);
+    // A step's number as Python reads it: "2", never "02" (Python shows no step for that).
+    return only(table.tour_plain) && /^[1-9]\d*$/.test(step) && number <= table.tour_steps
+      ? { name: `tour-${number}`, link: `?tour=${number}`, tick: null }
+      : null;
+  }
+  const named = keys.filter((k) => k !== "tick" && !table.page_flags.includes(k));
+  const byValues = Object.entries(table.chapter_values).find(([, values]) => named.length > 0
+    && named.length === Object.keys(values).length && named.every((k) => query.get(k) === values[k]))?.[0];
+  const wanted = query.get("preset") || byValues || "main";
+  if (!(only(table.plain) || byValues) || !chapters.includes(wanted)) return null;
+  const tick = new RegExp(table.tick).test(query.get("tick") || "") ? Number(query.get("tick")) : 0;
+  return { name: wanted, link: `?preset=${wanted}`, tick };
+}
+
 // A pre-render (light/<name>.json) in another layout: ``over`` (light/<name>.present.json, sitebuild's
 // overlay) replaces the fixed parts, the tour's cards and each tick's parts it names; none, or one that
 // does not fit the run (a file of another build), leaves the pre-render as it is.
