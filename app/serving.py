@@ -26,6 +26,7 @@ import sys
 
 from tornado.httpserver import HTTPServer
 from tornado.web import Application, RequestHandler
+from tornado.websocket import WebSocketClosedError, WebSocketHandler
 
 ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(:\d{1,5})?")
 
@@ -96,6 +97,33 @@ def _with_header_room(self: HTTPServer, *args, max_header_size: int | None = Non
 
 
 HTTPServer.initialize = _with_header_room
+
+
+# A message written to a connection that has just closed fails. Panel queues its writes and awaits them on
+# the next tick, which never comes when the session ends first (a reader closing the tab mid-play); asyncio
+# then logged "Task exception was never retrieved ... WebSocketClosedError" for each, at error level, for
+# what is an ordinary goodbye. A write that failed because the connection closed is marked seen (whoever
+# awaits it still gets the error); any other failure is reported as asyncio would.
+_write_message = WebSocketHandler.write_message
+
+
+def seen_if_closed(written) -> None:
+    """A finished websocket write's done-callback: its exception retrieved if the connection had closed."""
+    if written.cancelled():
+        return
+    error = written.exception()  # retrieved: asyncio no longer reports it when the write is dropped
+    if error is not None and not isinstance(error, WebSocketClosedError):
+        context = {"message": "a websocket write failed", "exception": error, "future": written}
+        written.get_loop().call_exception_handler(context)
+
+
+def _write_message_seen(self: WebSocketHandler, message, binary: bool = False):
+    written = _write_message(self, message, binary=binary)
+    written.add_done_callback(seen_if_closed)
+    return written
+
+
+WebSocketHandler.write_message = _write_message_seen
 
 
 def forget_views(document) -> int:

@@ -80,3 +80,47 @@ def test_the_server_converts_a_links_digits_but_refuses_a_message_of_millions():
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("refused:"), done.stdout  # before converting a digit
+
+
+def test_a_write_to_a_closed_connection_that_nobody_awaits_is_not_reported():
+    """Closing a served page mid-play left Panel's queued writes unawaited, and asyncio logged each as
+    "Task exception was never retrieved ... WebSocketClosedError" (issue 48). Serving marks such a write's
+    error seen; a write that fails otherwise is still reported."""
+    import asyncio
+    import gc
+
+    from tornado.websocket import WebSocketClosedError, WebSocketHandler
+
+    import app.serving  # noqa: F401  (serving patches the server's websocket writes)
+
+    class Connection:
+        """A websocket connection whose stream breaks under the write (the reader's tab is gone)."""
+
+        def __init__(self, error: Exception):
+            self.error = error
+
+        def is_closing(self) -> bool:
+            return False
+
+        def write_message(self, message, binary=False):
+            async def write():
+                raise self.error
+
+            return asyncio.ensure_future(write())
+
+    def reported(error: Exception) -> list[str]:
+        seen = []
+
+        async def main():
+            asyncio.get_running_loop().set_exception_handler(lambda loop, context: seen.append(context))
+            handler = object.__new__(WebSocketHandler)
+            handler.ws_connection = Connection(error)
+            WebSocketHandler.write_message(handler, "PATCH-DOC")  # dropped, as Panel's when the session ends
+            await asyncio.sleep(0.01)
+            gc.collect()
+
+        asyncio.run(main())
+        return [type(c.get("exception")).__name__ for c in seen]
+
+    assert reported(WebSocketClosedError()) == []
+    assert reported(RuntimeError("disk full")) == ["RuntimeError"]
