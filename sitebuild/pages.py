@@ -181,6 +181,7 @@ def write_pages(site: Path) -> None:
     shutil.copytree(ROOT / "static", site / "static")
     shutil.copy2(SHARED, site / "static" / SHARED.name)  # what the light page shares with the served app
     shutil.copy2(SHARED.parent / "moves.js", site / "static" / "moves.js")  # the light page's rules of moves
+    shutil.copy2(SHARED.parent / "core_data.js", site / "static" / "core_data.js")  # the snapshot made whole
     for css in ("diagrams.css", "explainer.css"):  # the app's own styles, for the pictures and controls
         shutil.copy2(ROOT / "app" / css, site / "static" / css)
 

@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { xorCoreData } from "../app/views/js/core_data.js";
 import { zeroFreeMemory } from "./free_memory.mjs";
 
 const site = resolve(process.argv[2]);
@@ -39,4 +40,6 @@ for (const wheel of wheels.slice(1)) pyodide.unpackArchive(new Uint8Array(readFi
 pyodide.runPython("import gc\nimport param\ngc.collect()\nimport model.explore\ngc.collect()\nNone");
 zeroFreeMemory(pyodide._module);
 if (pyodide._module.HEAP8.length > MEMORY) throw new Error("the snapshot's memory grew: it could not be restored");
-writeFileSync(process.argv[3], pyodide.makeMemorySnapshot());
+// Stored as its XOR with the core's data segments (app/views/js/core_data.js), which the worker undoes.
+const core = new Uint8Array(readFileSync(join(pyodideDir, "pyodide.asm.wasm")));
+writeFileSync(process.argv[3], xorCoreData(pyodide.makeMemorySnapshot(), core));

@@ -9,6 +9,7 @@
 // redraws, and a key's playback is timed here, once, however many frames show it. ``at`` is when the
 // move to the tick shown was made, in the frame where the reader made it: news is what is newer.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { xorCoreData } from "./core_data.js";
 import { counted, isNews, joiningActions, reason, refusal, stamp, toldAt } from "./moves.js";
 
 let light = null;
@@ -94,15 +95,45 @@ async function whyNot(pyodideURL, error) {
 async function restore(options, url) {
   if (self.navigator.connection?.saveData) return null;
   if (typeof DecompressionStream !== "function") return null;
+  const core = readCoreOnce(new URL("pyodide.asm.wasm", options.indexURL).href);
   try {
     // Only the answer's headers are awaited: its body comes in while Pyodide's core does.
     const response = await fetch(url);
     if (!response.ok) return null;
-    const image = new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    const stored = new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    // Stored as its XOR with the core's data segments (core_data.js): made whole from the core's bytes.
+    const image = Promise.all([stored, core.bytes]).then(([s, c]) => xorCoreData(new Uint8Array(s), c));
     return await loadPyodide({ ...options, _loadSnapshot: image });
   } catch {
     return null;
+  } finally {
+    core.release();
   }
+}
+
+// Pyodide's own request for its core (pyodide.asm.wasm), read for two: Pyodide compiles the answer, and
+// ``bytes`` gets the same bytes, so the core is downloaded once. Pyodide asks for it before it waits for
+// the snapshot, and compiles it only after, so nothing waits on anything that waits on it.
+function readCoreOnce(coreURL) {
+  const plain = self.fetch;
+  let settle;
+  const bytes = new Promise((resolve, reject) => { settle = { resolve, reject }; });
+  bytes.catch(() => {}); // a failure is the snapshot's, which falls back; never an unhandled rejection
+  self.fetch = async (resource, init) => {
+    if (String(resource?.url ?? resource) !== coreURL) return plain.call(self, resource, init);
+    self.fetch = plain;
+    try {
+      const answer = await plain.call(self, resource, init);
+      if (!answer.ok || !answer.body) throw new Error(`pyodide.asm.wasm could not be fetched (${answer.status})`);
+      const [forPyodide, forSnapshot] = answer.body.tee();
+      new Response(forSnapshot).arrayBuffer().then((b) => settle.resolve(new Uint8Array(b)), settle.reject);
+      return new Response(forPyodide, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+    } catch (error) {
+      settle.reject(error);
+      throw error;
+    }
+  };
+  return { bytes, release: () => { if (self.fetch !== plain) self.fetch = plain; settle.reject(new Error("not asked")); } };
 }
 
 const members = new Map(); // key -> the callers (ports) showing it
