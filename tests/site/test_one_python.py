@@ -385,3 +385,48 @@ def test_a_host_of_another_origin_naming_the_same_group_is_another_group(page, s
         other.close()
     finally:
         server.shutdown()
+
+
+def test_a_step_made_while_python_loads_is_done_once(site, page):
+    """A link Python alone can draw (a switch), and a step key pressed before Python is there: the step
+    waits for Python and is done once when it arrives (queued moves handed over twice went one tick too
+    far; a switch or a tick done twice ends the same, so only a step shows it)."""
+    hold = threading.Event()
+    server, port = serve_folder(site, hold=hold)
+    base = f"http://127.0.0.1:{port}"
+    only_from(page, base)
+    try:
+        page.goto(f"{base}/index.html?fencing=off&tick=3")
+        light = page.locator("#light")
+        expect(page.locator("#light-status")).to_contain_text("Loading Python")
+        page.keyboard.press("ArrowRight")
+        expect(light).to_have_attribute("data-queued", "1")
+        hold.set()
+        expect(light).to_have_attribute("data-python", "ready", timeout=120000)
+        expect(light).to_have_attribute("data-tick", "4")
+        page.wait_for_timeout(500)
+        assert light.get_attribute("data-tick") == "4" and "tick=4" in page.url, page.url
+        assert light.get_attribute("data-queued") == "0"
+    finally:
+        hold.set()
+        server.shutdown()
+
+
+def test_a_snapshot_cut_short_starts_python_the_usual_way(page, site, tmp_path):
+    """A snapshot the host cut short (a partial upload, a stale cache) cannot be restored: Python starts
+    the usual way, without a word to the reader, rather than not at all."""
+    served = tmp_path / "site"
+    shutil.copytree(site, served)
+    snapshot = served / "light" / "snapshot.bin.gz"
+    snapshot.write_bytes(snapshot.read_bytes()[: snapshot.stat().st_size // 2])
+    server, port = serve_folder(served)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        only_from(page, base)
+        page.goto(f"{base}/embed.html?preset=main&tick=3&group=cut-short")
+        light = page.locator("#light")
+        expect(light).to_have_attribute("data-python", "ready", timeout=120000)
+        expect(light).to_have_attribute("data-start", "fresh")
+        assert "could not" not in (page.locator("#light-status").text_content() or "")
+    finally:
+        server.shutdown()
