@@ -22,6 +22,7 @@ import ctypes.util
 import gc
 import os
 import re
+import signal
 import sys
 
 from tornado.httpserver import HTTPServer
@@ -124,6 +125,28 @@ def _write_message_seen(self: WebSocketHandler, message, binary: bool = False):
 
 
 WebSocketHandler.write_message = _write_message_seen
+
+
+def follow_the_parent() -> bool:
+    """Under ``--num-procs N`` each server process is a child tornado forked; a SIGTERM to the parent
+    (how a supervisor or a plain ``kill`` stops a server) ended only the parent, and the children went on
+    serving the port, orphaned. A child asks Linux to send it SIGTERM when its parent ends (and ends at
+    once if that has already happened). A server of one process is left alone: its parent is the shell,
+    which may well end first (``nohup``). Returns whether the rule was set."""
+    from tornado.process import task_id
+
+    if task_id() is None or not sys.platform.startswith("linux"):
+        return False
+    parent = os.getppid()
+    prctl = getattr(ctypes.CDLL(None, use_errno=True), "prctl", None)
+    if prctl is None or prctl(1, signal.SIGTERM, 0, 0, 0) != 0:  # 1: PR_SET_PDEATHSIG
+        return False
+    if os.getppid() != parent:  # the parent ended before the rule was set
+        os.kill(os.getpid(), signal.SIGTERM)
+    return True
+
+
+follow_the_parent()
 
 
 def forget_views(document) -> int:

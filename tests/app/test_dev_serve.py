@@ -46,3 +46,45 @@ def test_dev_serve_sends_the_frame_policy_and_runs_with_the_system_allocator():
     # other warning would be in the server's log.
     said = (ARTIFACTS / "dev-serve.log").read_text()
     assert "/explainer" in said and not [line for line in said.splitlines() if "W-" in line or "WARN" in line]
+
+
+def test_a_server_of_several_processes_ends_with_its_parent():
+    """``--num-procs 2`` (README: several server processes on one class): a SIGTERM to the server's
+    parent process, as a supervisor or a plain ``kill`` sends it, used to leave both children serving the
+    port, orphaned. They end with their parent now."""
+    import signal
+    import sys
+    import time
+
+    port = free_port()
+    command = [sys.executable, "-m", "panel", "serve", "app/explainer.py", "--setup", "app/serving.py"]
+    command += ["--port", str(port), "--address", "127.0.0.1", "--num-procs", "2"]
+    with open(ARTIFACTS / "num-procs.log", "w") as log:
+        env = {**os.environ, "CLASS_DB": str(ARTIFACTS / "num-procs.sqlite3")}
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        children: list[int] = []
+        try:
+            wait_for(f"http://127.0.0.1:{port}/explainer", seconds=180)
+            listed = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+            children = [int(pid) for pid in listed]
+            assert len(children) == 2, children
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=20)
+
+            def running(pid: int) -> bool:
+                try:
+                    state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+                except FileNotFoundError:
+                    return False
+                return state != "Z"
+
+            deadline = time.monotonic() + 20
+            while any(map(running, children)) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert not any(map(running, children)), children
+        finally:
+            for pid in [process.pid, *children]:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
