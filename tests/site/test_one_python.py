@@ -3,6 +3,7 @@ one run, the tour paints before Python, and frames keep their height (issue 30).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import threading
@@ -32,6 +33,21 @@ def only_from(page, base: str):
             r.abort()
 
     page.route("**/*", route)
+
+
+@contextlib.contextmanager
+def core_held_back(page, site):
+    """The site served with Pyodide's core held back until the test sets ``hold`` (Python cannot start
+    before), every request outside it refused: yields (the site's address, hold)."""
+    hold = threading.Event()
+    server, port = serve_folder(site, hold=hold)
+    base = f"http://127.0.0.1:{port}"
+    only_from(page, base)
+    try:
+        yield base, hold
+    finally:
+        hold.set()
+        server.shutdown()
 
 
 def open_host(page, site, served=None, group="one", refuse=()):
@@ -117,11 +133,7 @@ def test_the_tour_asks_and_judges_before_python_and_python_takes_over_where_the_
     """index.html?tour=1 (the front page's link) with Pyodide's core held back: the question and its
     answers are there, Forward moves the diagram, an answer is judged from the pre-render and Next opens
     step 2; when Python arrives it shows the same step, answer and tick."""
-    hold = threading.Event()
-    server, port = serve_folder(site, hold=hold)
-    base = f"http://127.0.0.1:{port}"
-    only_from(page, base)
-    try:
+    with core_held_back(page, site) as (base, hold):
         page.goto(f"{base}/index.html?tour=1")
         light, tour = page.locator("#light"), page.locator("#part-tour")
         expect(tour.locator("legend")).to_have_text(steps()[0].question)
@@ -151,9 +163,6 @@ def test_the_tour_asks_and_judges_before_python_and_python_takes_over_where_the_
         expect(tour.locator("input[type=radio]").nth(right)).to_be_checked()
         expect(light).to_have_attribute("data-tick", str(step.ask))
         assert "tour=2" in page.url and page.outside_requests == []
-    finally:
-        hold.set()
-        server.shutdown()
 
 
 def test_the_embed_code_is_one_frame_and_the_script_that_sizes_it(site, page):
@@ -391,11 +400,7 @@ def test_a_step_made_while_python_loads_is_done_once(site, page):
     """A link Python alone can draw (a switch), and a step key pressed before Python is there: the step
     waits for Python and is done once when it arrives (queued moves handed over twice went one tick too
     far; a switch or a tick done twice ends the same, so only a step shows it)."""
-    hold = threading.Event()
-    server, port = serve_folder(site, hold=hold)
-    base = f"http://127.0.0.1:{port}"
-    only_from(page, base)
-    try:
+    with core_held_back(page, site) as (base, hold):
         page.goto(f"{base}/index.html?fencing=off&tick=3")
         light = page.locator("#light")
         expect(page.locator("#light-status")).to_contain_text("Loading Python")
@@ -407,9 +412,6 @@ def test_a_step_made_while_python_loads_is_done_once(site, page):
         page.wait_for_timeout(500)
         assert light.get_attribute("data-tick") == "4" and "tick=4" in page.url, page.url
         assert light.get_attribute("data-queued") == "0"
-    finally:
-        hold.set()
-        server.shutdown()
 
 
 def test_a_snapshot_cut_short_starts_python_the_usual_way(page, site, tmp_path):
