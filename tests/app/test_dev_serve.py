@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import free_port, wait_for
-from tests.conftest import ARTIFACTS, ROOT
+from tests.browser.conftest import free_port, serve, wait_for
+from tests.conftest import ARTIFACTS, ROOT, alive, children_of
 
 pytestmark = pytest.mark.server
 
@@ -53,38 +53,22 @@ def test_a_server_of_several_processes_ends_with_its_parent():
     parent process, as a supervisor or a plain ``kill`` sends it, used to leave both children serving the
     port, orphaned. They end with their parent now."""
     import signal
-    import sys
     import time
 
-    port = free_port()
-    command = [sys.executable, "-m", "panel", "serve", "app/explainer.py", "--setup", "app/serving.py"]
-    command += ["--port", str(port), "--address", "127.0.0.1", "--num-procs", "2"]
-    with open(ARTIFACTS / "num-procs.log", "w") as log:
-        env = {**os.environ, "CLASS_DB": str(ARTIFACTS / "num-procs.sqlite3")}
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        children: list[int] = []
-        try:
-            wait_for(f"http://127.0.0.1:{port}/explainer", seconds=180)
-            listed = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
-            children = [int(pid) for pid in listed]
-            assert len(children) == 2, children
-            process.send_signal(signal.SIGTERM)
-            process.wait(timeout=20)
-
-            def running(pid: int) -> bool:
-                try:
-                    state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-                except FileNotFoundError:
-                    return False
-                return state != "Z"
-
-            deadline = time.monotonic() + 20
-            while any(map(running, children)) and time.monotonic() < deadline:
-                time.sleep(0.2)
-            assert not any(map(running, children)), children
-        finally:
-            for pid in [process.pid, *children]:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+    env = {"CLASS_DB": str(ARTIFACTS / "num-procs.sqlite3")}
+    process, port, log = serve("app/explainer.py", "num-procs.log", env=env, more=("--num-procs", "2"))
+    children: set[int] = set()
+    try:
+        wait_for(f"http://127.0.0.1:{port}/explainer", seconds=180)
+        children = children_of(process.pid)
+        assert len(children) == 2, children
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=20)
+        deadline = time.monotonic() + 20
+        while alive(children) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not alive(children), children
+    finally:
+        for pid in alive({process.pid, *children}):
+            os.kill(pid, signal.SIGKILL)
+        log.close()

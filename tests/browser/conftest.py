@@ -140,7 +140,15 @@ def wait_for(url: str, seconds: float = 90) -> None:
         time.sleep(0.3)
 
 
-def serve(script: str, log_name: str, port: int | None = None, env: dict[str, str] | None = None):
+def serve(
+    script: str,
+    log_name: str,
+    port: int | None = None,
+    env: dict[str, str] | None = None,
+    more: tuple[str, ...] = (),
+):
+    """``panel serve`` of ``script`` as ./dev serve runs it (``more``: further options, such as
+    ``--num-procs``), its output in test-artifacts/``log_name``: (the process, its port, the log)."""
     port = port or free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / log_name, "w")
@@ -156,6 +164,7 @@ def serve(script: str, log_name: str, port: int | None = None, env: dict[str, st
     ]
     for host in ("127.0.0.1", "localhost"):
         command += ["--allow-websocket-origin", f"{host}:{port}"]
+    command += more
     process = subprocess.Popen(
         command,
         cwd=ROOT,

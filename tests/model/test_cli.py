@@ -8,7 +8,7 @@ from dataclasses import fields
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, alive, children_of
 
 
 def cli(*args):
@@ -207,34 +207,6 @@ def test_a_bad_range_exits_2_naming_what_is_allowed(flags, named):
     assert done.returncode == 2 and named in done.stderr and "Traceback" not in done.stderr
 
 
-def _children(pid: int) -> set[int]:
-    """The processes whose parent is ``pid`` now (from /proc)."""
-    from pathlib import Path
-
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # it ended while we looked
-        if int(fields[1]) == pid:
-            found.add(int(stat.parent.name))
-    return found
-
-
-def _alive(pids: set[int]) -> set[int]:
-    import os
-
-    alive = set()
-    for pid in pids:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            continue
-        alive.add(pid)
-    return alive
-
-
 def _explorer_with_workers(*args: str):
     """An explorer on two worker processes, once both are running: (the process, its workers)."""
     import time
@@ -244,7 +216,7 @@ def _explorer_with_workers(*args: str):
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     deadline = time.monotonic() + 60
-    while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
+    while len(workers := children_of(process.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert len(workers) == 2, "the explorer never started its two workers"
     return process, workers
@@ -255,9 +227,9 @@ def _gone(workers: set[int], seconds: float = 10) -> bool:
     import time
 
     deadline = time.monotonic() + seconds
-    while _alive(workers) and time.monotonic() < deadline:
+    while alive(workers) and time.monotonic() < deadline:
         time.sleep(0.1)
-    return not _alive(workers)
+    return not alive(workers)
 
 
 def _end(process, workers) -> None:
@@ -265,7 +237,7 @@ def _end(process, workers) -> None:
     import os
     import signal
 
-    for pid in _alive(workers):
+    for pid in alive(workers):
         os.kill(pid, signal.SIGKILL)
     if process.poll() is None:
         process.kill()
@@ -348,7 +320,7 @@ def test_many_workers_asked_for_one_setting_start_at_most_one():
     most = 0
     try:
         while process.poll() is None:
-            most = max(most, len(_children(process.pid)))
+            most = max(most, len(children_of(process.pid)))
             time.sleep(0.02)
         _, err = process.communicate(timeout=60)
     finally:
