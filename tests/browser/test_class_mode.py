@@ -200,6 +200,40 @@ def test_a_server_killed_mid_round_keeps_every_acknowledged_answer_and_the_pages
     assert [row[1] for row in counts(teacher)][:2] == ["2", "1"]
 
 
+def test_a_tap_lost_on_its_way_to_the_server_is_sent_again_when_the_page_comes_back(chromium, class_server):
+    # The phone's websocket passes through the test, which can drop what the page sends: a real tap then
+    # never reaches the server (a phone on a train, a Wi-Fi that drops out), and nothing acknowledges it.
+    teacher, join_url, _ = teacher_opens(chromium, class_server)
+    phone = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.set_default_timeout(30000)
+    sockets: list[dict] = []
+
+    def through(socket) -> None:
+        server = socket.connect_to_server()
+        kept = {"dropping": False}
+        sockets.append(kept)
+        socket.on_message(lambda message: None if kept["dropping"] else server.send(message))
+
+    phone.route_web_socket(re.compile(r".*/ws(\?.*)?$"), through)
+    phone.goto(join_url)
+    expect(card(phone)).to_contain_text("Your teacher leads")
+    teacher.get_by_role("button", name="Ask the room").click()
+    expect(card(phone)).to_contain_text("Pick one answer")
+    sockets[-1]["dropping"] = True  # from here on, nothing the page sends arrives
+    phone.locator('input[data-key="class-answer-0"]').check()
+    time.sleep(1)
+    kept_tap = phone.evaluate(f"JSON.parse(sessionStorage.getItem('{PENDING}'))")
+    assert kept_tap == {"asked": "2:1", "choice": "0"}
+    assert "is in" not in phone.locator(".class-sent").inner_text()
+    expect(teacher.locator(".class-status")).to_contain_text("0 answered")
+    # Its pings go unanswered too, so the page reloads itself at its link (a new socket, not dropped) and
+    # sends the kept tap again: recorded once, and no longer kept.
+    expect(phone.locator(".class-sent")).to_contain_text("Your answer A is in", timeout=60000)
+    assert len(sockets) == 2
+    expect(teacher.locator(".class-status")).to_contain_text("1 answered")
+    assert phone.evaluate(f"sessionStorage.getItem('{PENDING}')") is None
+
+
 def test_an_unknown_code_gets_a_page_that_says_so(chromium, class_server):
     phone = chromium.new_context(viewport=PHONE).new_page()
     phone.goto(f"{class_server.url}?join=ZZZZ9")
