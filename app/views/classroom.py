@@ -4,9 +4,10 @@ card on a phone, over the class's records (``app.classroom``).
 - ``?class=new`` makes a class and gives its teacher's link (``?class=CODE&teach=KEY``: only it leads);
 - ``?join=CODE`` is a student's link (the join link, its QR code and the code are on the teacher's card).
 
-Every page of a class reads the class back from the database twice a second (a version number first,
-the rest only when it moved), so the pages of one class may be served by several processes, and a page
-whose server was killed comes back by itself (``class_client.js``) to the class as the database kept it.
+Each server process reads every class it serves back from the database twice a second (its version
+number first, the rest only when it moved: ``Watch``), so the pages of one class may be served by several
+processes, and a page whose server was killed comes back by itself (``class_client.js``) to the class as
+the database kept it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import io
 import os
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
@@ -80,6 +81,65 @@ def store() -> ClassStore:
     if not _STORE:
         _STORE.append(ClassStore())
     return _STORE[0]
+
+
+class Watch:
+    """The process's one reader of the classes its pages show. Twice a second it asks the database for each
+    class's version: one query per class, however many of its pages this process serves (a page polling
+    for itself made 600 queries a second for 300 phones, and they took most of a core). When a version
+    moved it reads the class once and hands it to each of its pages, in that page's own session."""
+
+    def __init__(self, every=None) -> None:
+        self.pages: dict[str, dict[ClassPanel, object]] = {}  # code -> {page: its session's document}
+        self.every = every or _every  # starts a periodic call, returns what stops it
+        self.stop = None
+
+    def add(self, page: ClassPanel, doc) -> None:
+        self.pages.setdefault(page.code, {})[page] = doc
+        doc.on_session_destroyed(lambda _context: self.remove(page))
+        if self.stop is None:
+            self.stop = self.every(self.check, POLL_MS)
+
+    def remove(self, page: ClassPanel) -> None:
+        pages = self.pages.get(page.code, {})
+        pages.pop(page, None)
+        if not pages:
+            self.pages.pop(page.code, None)
+        if not self.pages and self.stop is not None:
+            self.stop()
+            self.stop = None
+
+    def check(self) -> None:
+        for code, pages in list(self.pages.items()):
+            classes = next(iter(pages)).store  # the process's one connection (store())
+            version = classes.version(code)
+            behind = [(page, doc) for page, doc in pages.items() if page.version() != version]
+            if not behind:
+                continue
+            try:
+                state = classes.state(code)
+            except ClassError:
+                state = None  # gone (expired): each page reads it itself, and says so
+            for page, doc in behind:
+                doc.add_next_tick_callback(partial(page.poll, state))
+
+
+def _every(call, milliseconds: int):
+    """``call`` every ``milliseconds`` on the server's loop, outside any session; what stops it."""
+    from tornado.ioloop import PeriodicCallback
+
+    callback = PeriodicCallback(call, milliseconds)
+    callback.start()
+    return callback.stop
+
+
+_WATCH: list[Watch] = []
+
+
+def watch() -> Watch:
+    if not _WATCH:
+        _WATCH.append(Watch())
+    return _WATCH[0]
 
 
 def _step(number: int | None) -> Step | None:
@@ -158,7 +218,7 @@ class ClassPanel(pn.viewable.Viewer):
         self.app.state.param.watch(self._teacher_moved, ["tour", "tick", "trace", "playing"])
         self.redraw()
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
-            pn.state.add_periodic_callback(self.poll, period=POLL_MS)
+            watch().add(self, pn.state.curdoc)
 
     # --- the link ------------------------------------------------------------------------------------
 
@@ -201,11 +261,21 @@ class ClassPanel(pn.viewable.Viewer):
         except ClassError as error:
             self.class_state, self.message = None, str(error)
 
-    def poll(self) -> None:
-        """Twice a second: has the class changed? Only then is it read, and a following phone moved."""
-        if self.store.version(self.code) == (self.class_state.version if self.class_state else None):
+    def version(self) -> int | None:
+        """The version of the class this page shows."""
+        return self.class_state.version if self.class_state else None
+
+    def poll(self, state: ClassState | None = None) -> None:
+        """Has the class changed (``state``: as the process's ``Watch`` just read it)? Only then is it
+        read, and a following phone moved."""
+        if state is not None:
+            if state.version == self.version():
+                return
+            self.class_state = state
+        elif self.store.version(self.code) == self.version():
             return
-        self._read()
+        else:
+            self._read()
         if not self.teacher and self.class_state is not None and self.student:
             self._follow()
         self.redraw()

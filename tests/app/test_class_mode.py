@@ -137,3 +137,61 @@ def test_an_answer_tapped_but_never_acknowledged_is_sent_again_when_the_phone_is
     again = create_app(f"?join={code}").explainer.classroom
     again._hello(PHONES[0], {"asked": "2:1", "choice": "0"})  # already has an answer: left as it was
     assert again.store.my_answer(code, PHONES[0], 2, 1) == "1"
+
+
+class _Session:
+    """What ``Watch`` needs of a served page's document: callbacks queued for its session, and its end."""
+
+    def __init__(self):
+        self.queued, self.ended = [], []
+
+    def add_next_tick_callback(self, call):
+        self.queued.append(call)
+
+    def on_session_destroyed(self, call):
+        self.ended.append(call)
+
+    def run(self):
+        while self.queued:
+            self.queued.pop(0)()
+
+    def end(self):
+        for call in self.ended:
+            call(None)
+
+
+def test_one_process_reads_a_class_once_per_poll_however_many_of_its_pages_it_serves(fresh_classes):
+    started, stopped = [], []
+    watch = classroom.Watch(every=lambda call, ms: started.append((call, ms)) or (lambda: stopped.append(1)))
+    teacher = _teacher()
+    code = teacher.classroom.code
+    phones = [_student(code, f"phone-{n:04d}") for n in range(12)]
+    other = _teacher()  # a second class in the same process
+    pages = [(page, _Session()) for page in [teacher, *phones, other]]
+    for page, session in pages:
+        watch.add(page.classroom, session)
+    assert started == [(watch.check, classroom.POLL_MS)]  # one periodic call for the process
+    store = teacher.classroom.store
+    asked = []
+    for name in ("version", "state"):
+        real = getattr(store, name)
+        setattr(store, name, lambda code, *rest, real=real, name=name: asked.append(name) or real(code, *rest))
+    watch.check()  # each page takes its class as it is now
+    for page, session in pages:
+        session.run()
+    teacher.state.go(6)
+    asked.clear()
+    watch.check()
+    # One version per class, and the moved class read once: not once per page.
+    assert sorted(asked) == ["state", "version", "version"]
+    assert not pages[-1][1].queued  # the other class did not move: its page is left alone
+    asked.clear()
+    for page, session in pages[:-1]:
+        session.run()
+    assert not asked  # the pages took the state the watch read
+    assert [phone.state.tick for phone in phones] == [6] * 12
+    watch.check()
+    assert asked == ["version", "version"] and not any(s.queued for _, s in pages)  # nothing moved
+    for page, session in pages:
+        session.end()
+    assert watch.pages == {} and stopped == [1]  # the last page gone, the periodic call stops

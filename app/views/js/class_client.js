@@ -1,11 +1,15 @@
 // ClassClient's browser side (app/views/classroom.py); Panel loads it as an ES module.
 //
 // A phone (or the teacher's screen) in a class: it names this browser to the class with a random id kept
-// in the browser (no name, nothing else), and it comes back by itself when the server went away (killed,
-// restarted): Python answers a ping every two seconds, and after three unanswered the page says it is
-// reconnecting and asks the server for the page until it answers, then loads it again at its link, which
-// keeps the class, the student's id and where the page was.
+// in the browser (no name, nothing else), and it comes back by itself when the server went away: at once
+// when its websocket closes (the server killed or restarted), and when the network silently dropped it,
+// after two pings unanswered (one every ten seconds). The page then says it is reconnecting and asks the
+// server for the page until it answers, then loads it again at its link, which keeps the class, the
+// student's id and where the page was.
 const ID_KEY = "durable-work-class-student";
+// Each ping is a message through the page's session: 300 phones pinging every 2 s took a whole core of
+// the server (benchmarks/class_bench.py --class); every 10 s they take a fifth of one.
+const BEAT_MS = 10000;
 
 function studentId() {
   let id = null;
@@ -80,17 +84,22 @@ export function render({ model }) {
     }
     setTimeout(comeBack, 1500);
   };
+  const goBack = () => {
+    if (reconnecting) return;
+    reconnecting = true;
+    el.textContent = model.reconnecting;
+    comeBack();
+  };
   const beat = setInterval(() => {
     if (reconnecting) return;
     unanswered += 1;
-    if (unanswered > 3) {
-      reconnecting = true;
-      el.textContent = model.reconnecting;
-      comeBack();
+    if (unanswered > 2) {
+      goBack();
       return;
     }
     model.send_msg({ ping: true });
-  }, 2000);
+  }, BEAT_MS);
+  model.document?.on_event("connection_lost", goBack);
   model.on("msg:custom", (msg) => {
     if (msg && msg.pong) unanswered = 0;
   });
