@@ -190,6 +190,9 @@ def test_a_server_killed_mid_round_keeps_every_acknowledged_answer_and_the_pages
     phones[2].evaluate(f"sessionStorage.setItem('{PENDING}', JSON.stringify({{asked: '2:1', choice: '0'}}))")
     loaded = [page.evaluate("performance.timeOrigin") for page in [teacher, *phones]]
     class_server.kill()
+    # A closed websocket is known at once: the page says it is reconnecting well before a ping would have
+    # gone unanswered (two, ten seconds apart).
+    expect(phones[0].locator(".class-connection")).to_contain_text("reconnecting to the class", timeout=8000)
     class_server.start()  # the same port, the same database
     for page, origin in zip([teacher, *phones], loaded, strict=True):
         come_back(page, origin)
@@ -283,3 +286,22 @@ def test_students_split_between_two_server_processes_are_one_class(chromium, two
     for phone in phones:
         expect(phone.locator(".tour-verdict")).to_contain_text("The model's answer")
     phones[1].screenshot(path=str(ARTIFACTS / "class-phone-390x844-second-process.png"))
+
+
+def test_a_class_of_protocol_phones_is_counted_once_and_follows_every_step(chromium, class_server):
+    # benchmarks/class_bench.py's class, small: phones that speak the page's own websocket protocol, each
+    # tapping its answer twice; the teacher's counts are exactly what was sent, none lost, none doubled.
+    from benchmarks.class_bench import class_figures
+
+    figures = class_figures([class_server.url], 5, 4, repeat=2, browser=chromium)
+    assert len(figures["follow"]) == 2  # every phone took every step (else an error)
+    assert figures["acknowledged"] == 8 and (figures["lost"], figures["doubled"]) == (0, 0)
+    assert [shown == sent for shown, sent in figures["shown"]] == [True, True]
+
+
+def test_protocol_phones_split_between_two_processes_are_counted_as_one_class(chromium, two_servers):
+    from benchmarks.class_bench import class_figures
+
+    figures = class_figures([server.url for server in two_servers], 4, 4, repeat=1, browser=chromium)
+    assert figures["acknowledged"] == 4 and (figures["lost"], figures["doubled"]) == (0, 0)
+    assert figures["shown"][0][0] == figures["shown"][0][1]
