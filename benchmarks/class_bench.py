@@ -109,7 +109,7 @@ BEAT = int(re.search(r"BEAT_MS = (\d+)", (ROOT / "app/views/js/class_client.js")
 class Phone:
     """A student's phone without a browser: it loads the join link over HTTP, opens the page's websocket
     and speaks Bokeh's protocol as the page's BokehJS would (the document pulled, then patched), and says
-    what ``class_client.js`` and the answer buttons say, as the same messages. Thousands of them fit in
+    what ``class_client.js`` and the answer buttons say, as the same messages. Hundreds of them fit in
     one process, which a class of Chromium pages would not on two cores."""
 
     def __init__(self, url: str):
