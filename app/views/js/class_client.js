@@ -8,7 +8,7 @@
 // student's id and where the page was.
 const ID_KEY = "durable-work-class-student";
 // Each ping is a message through the page's session: 300 phones pinging every 2 s took a whole core of
-// the server (benchmarks/class_bench.py --class); every 10 s they take a fifth of one.
+// the server (benchmarks/class_bench.py --class); every 10 s they take about a third of one.
 const BEAT_MS = 10000;
 
 function studentId() {
