@@ -32,6 +32,8 @@ FAST_LANE = [
     "-q",
     "-p",
     "no:cacheprovider",
+    "-n",  # both cores, as the README's fast lane
+    "2",
 ]
 
 
