@@ -61,12 +61,15 @@ class ExplainerApp:
         self._present_main: pn.Column | None = None  # the presenter layout's diagram column, once built
         s.param.watch(self._show_tour, ["tour"])
         self._show_tour()
-        # The tab bar is a WAI-ARIA tablist; a view is built the first time its tab opens.
+        # The tab bar is a WAI-ARIA tablist; a view is built the first time its tab opens, and only on the
+        # layout that has tabs: a phone in a class, a figure or the presenter never shows them, and a view
+        # built for nothing would redraw at every tick all the same (three panes of the trace tab: most of
+        # what a phone's step cost the server).
         self.views: dict[str, pn.viewable.Viewer] = {}
         self.tab_bar = ActionHTML(self._on_tab, sizing_mode="stretch_width")
         self.tab_panel = pn.Column(sizing_mode="stretch_width", css_classes=["tab-panel"])
+        self.tabs_shown = False
         s.param.watch(self._show_tab, ["tab"])
-        self._show_tab()
         s.param.watch(self._push_url, [*URL_PARAMS, "playing"])  # a pause writes the tick it stopped at
         self._last_query: str | None = None
         self._applying_url = False
@@ -103,6 +106,8 @@ class ExplainerApp:
         # One lesson per screen: the chapter, the player, the lead, the diagram and, beside it, the tour's
         # question and the badges. Everything else is under the diagram, a tab away.
         self.player.keys = False  # named under "How to read the diagram": the diagram needs the height
+        self.tabs_shown = True
+        self._show_tab()
         main = pn.Column(
             self.player,
             TraceView(page=self.page, compact=True),
@@ -283,6 +288,8 @@ class ExplainerApp:
             self.state.tab = value
 
     def _show_tab(self, *events) -> None:
+        if not self.tabs_shown:
+            return
         tab = self.state.tab
         self.tab_bar.html = tabs_html([(t.id, t.title) for t in TABS], tab)
         self.tab_panel.objects = [self.view(tab)]

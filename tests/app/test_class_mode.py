@@ -60,6 +60,7 @@ def test_phones_follow_the_teacher_until_let_go_and_come_back_when_recalled(fres
     teacher.classroom._act("recall", "")
     student.classroom.poll()
     assert student.state.tick == 7
+    assert student.views == {}  # a phone shows no tabs: none is built to redraw at each of its steps
 
 
 def test_a_round_from_question_to_verdict(fresh_classes):

@@ -328,3 +328,21 @@ def test_a_frame_of_a_group_tells_the_moves_its_reader_made_and_none_it_was_told
     app.apply_url("?preset=no-fencing")  # out of the group: nothing is told
     app.shortcuts._handle_msg({"action": "go", "value": "3"})
     assert told_back == [{"tick": end - 1}, {"tick": 2}]
+
+
+@pytest.mark.parametrize("search", ["", "?present=1", "?embed=1", "?view=timeline", "?print=1"])
+def test_only_the_layout_with_tabs_builds_a_tab_view_and_redraws_it_at_each_step(search, monkeypatch):
+    """A tab's view redraws at every tick: on a page that never shows the tabs (a figure, the presenter, a
+    class's phone) it would cost the server a step's work for nothing, once per session."""
+    from app.page import PageModel
+
+    drawn = []
+    records_html = PageModel.records_html
+    monkeypatch.setattr(PageModel, "records_html", lambda self: drawn.append(1) or records_html(self))
+    app = create_app(search).explainer
+    for tick in (3, 4, 5):
+        app.state.go(tick)
+    if search:
+        assert app.views == {} and app.tab_panel.objects == [] and drawn == []
+    else:  # the reader's page opens on the trace tab, its records redrawn at each tick
+        assert list(app.views) == ["trace"] and len(drawn) == 4
