@@ -6,17 +6,19 @@ pages and the hosts named in the environment variable ``EXPLAINER_FRAME_ANCESTOR
 origins, e.g. the article's ``https://example.org``) may put the explainer in a frame. A page elsewhere
 that frames it gets nothing.
 
-When a reader's session ends, the server collects its garbage and hands freed memory back to the system
-(``release_memory``), so a class of thirty leaves the server about as small as it found it. That works
-fully when the server runs with ``PYTHONMALLOC=malloc`` (as ``./dev serve`` does): CPython's own small-object
-allocator keeps partly used arenas, and measured here a class left it 37 % above idle; with the system
-allocator and ``malloc_trim`` the server returns to within 7 % (benchmarks/class_bench.py).
+When readers' sessions end, the server collects their garbage and hands freed memory back to the system,
+once for a burst of them (``release_memory``), so a class of thirty leaves the server about as small as it
+found it. That works fully when the server runs with ``PYTHONMALLOC=malloc`` (as ``./dev serve`` does):
+CPython's own small-object allocator keeps partly used arenas, and measured here a class left it 37 % above
+idle; with the system allocator and ``malloc_trim`` the server returns to within 7 %
+(benchmarks/class_bench.py).
 
 A request whose address is longer than ``MAX_LINK`` gets 414 and a sentence, not a closed connection.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import ctypes.util
 import gc
@@ -172,11 +174,33 @@ def forget_views(document) -> int:
     return len(stale)
 
 
+# A full collection walks every live session's objects: with 300 phones in a class it took about a second,
+# in which the server answered nobody. Made at each session's end, a phone's reload stalled every other
+# phone's step, and a class leaving at once held the server for minutes; one collection a few seconds after
+# the first end serves every session that ends meanwhile.
+COLLECT_AFTER = 5.0  # seconds
+_collection: list = []  # the collection planned, if one is
+
+
 def release_memory(session_context) -> None:
-    """Forget the session's views, collect garbage and return freed heap pages to the system (glibc only;
-    elsewhere, just collect). Without the last step CPython's allocator keeps the pages of thirty finished
-    sessions."""
+    """Forget the session's views now; collect garbage and return freed heap pages to the system
+    (``collect``) once, ``COLLECT_AFTER`` seconds after the first session to end since the last collection
+    (at once without a running event loop: a script or a test)."""
     forget_views(getattr(session_context, "_document", None))
+    if _collection:
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        collect()
+        return
+    _collection.append(loop.call_later(COLLECT_AFTER, collect))
+
+
+def collect() -> None:
+    """Collect garbage and return freed heap pages to the system (glibc only; elsewhere, just collect).
+    Without the last step CPython's allocator keeps the pages of thirty finished sessions."""
+    _collection.clear()
     gc.collect()
     libc = ctypes.util.find_library("c")
     if libc:

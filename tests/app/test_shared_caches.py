@@ -124,3 +124,34 @@ def test_a_write_to_a_closed_connection_that_nobody_awaits_is_not_reported():
 
     assert reported(WebSocketClosedError()) == []
     assert reported(RuntimeError("disk full")) == ["RuntimeError"]
+
+
+def test_sessions_ending_together_are_collected_once_after_the_first_and_not_at_each_end(monkeypatch):
+    """A full collection walks every live session (about a second with 300 phones, the server answering
+    nobody meanwhile): a burst of sessions ending is collected once, after the first of them, and a
+    session ending later gets a collection of its own."""
+    import asyncio
+    import gc
+
+    from app import serving
+
+    collections = []
+    monkeypatch.setattr(gc, "collect", lambda *a: collections.append(1))
+    monkeypatch.setattr(serving, "COLLECT_AFTER", 0.05)
+    ending = type("Session", (), {"_document": None})()
+
+    async def a_class_leaves() -> list[int]:
+        seen = []
+        for _ in range(30):
+            serving.release_memory(ending)
+        seen.append(len(collections))  # nothing yet: the server goes on answering
+        await asyncio.sleep(0.2)
+        seen.append(len(collections))
+        serving.release_memory(ending)  # one more, later
+        await asyncio.sleep(0.2)
+        seen.append(len(collections))
+        return seen
+
+    assert asyncio.run(a_class_leaves()) == [0, 1, 2]
+    serving.release_memory(ending)  # no event loop (a script): at once
+    assert len(collections) == 3
