@@ -95,6 +95,13 @@ class ClassState:
     joined: int
     version: int
 
+    @property
+    def on_phones(self) -> tuple:
+        """What a student's page shows of the class: all of it but how many have joined (and the answers
+        counted, which are not here), which only the teacher's card shows."""
+        return (self.code, self.expires, self.link, self.pacing, self.recall, self.question, self.round,
+                self.open, self.revealed)  # fmt: skip
+
 
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()

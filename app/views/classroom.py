@@ -121,7 +121,10 @@ class Watch:
             except ClassError:
                 state = None  # gone (expired): each page reads it itself, and says so
             for page, doc in behind:
-                doc.add_next_tick_callback(partial(page.poll, state))
+                if state is not None and not page.shows_change(state):
+                    page.class_state = state  # a join or an answer: only the teacher's card shows it
+                else:
+                    doc.add_next_tick_callback(partial(page.poll, state))
 
 
 def _every(call, milliseconds: int):
@@ -264,6 +267,14 @@ class ClassPanel(pn.viewable.Viewer):
     def version(self) -> int | None:
         """The version of the class this page shows."""
         return self.class_state.version if self.class_state else None
+
+    def shows_change(self, state: ClassState) -> bool:
+        """Whether this page shows what moved between the class it shows and ``state``: always on the
+        teacher's card (who joined, the answers counted); on a phone, only what phones show. Every join and
+        every answer moves the class's version, and 300 phones redrawing for each of 300 joins held the
+        server for most of a minute."""
+        shown = self.class_state
+        return self.teacher or shown is None or not self.student or shown.on_phones != state.on_phones
 
     def poll(self, state: ClassState | None = None) -> None:
         """Has the class changed (``state``: as the process's ``Watch`` just read it)? Only then is it

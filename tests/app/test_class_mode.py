@@ -201,6 +201,17 @@ def test_one_process_reads_a_class_once_per_poll_however_many_of_its_pages_it_se
     assert [phone.state.tick for phone in phones] == [6] * 12
     watch.check()
     assert asked == ["version", "version"] and not any(s.queued for _, s in pages)  # nothing moved
+    # A join moves the class: the teacher's card redraws (one more joined), no phone does (it shows nothing
+    # of it), though each phone holds the class as it now is.
+    _student(code, "phone-late")
+    watch.check()
+    assert [bool(s.queued) for _, s in pages] == [True] + [False] * 13
+    assert {phone.classroom.version() for phone in phones} == {teacher.classroom.store.version(code)}
+    pages[0][1].run()
+    assert f"{len(phones) + 1} joined" in teacher.classroom.join.object
+    teacher.state.go(7)  # and a step reaches every phone again
+    watch.check()
+    assert [bool(s.queued) for _, s in pages] == [True] * 13 + [False]
     for _, session in pages:
         session.end()
     assert watch.pages == {} and stopped == [1]  # the last page gone, the periodic call stops
