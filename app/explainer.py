@@ -51,7 +51,7 @@ class ExplainerApp:
         self.badges = Badges(page=page)
         self.outcome = OutcomeView(page=page)
         self.shortcuts = Shortcuts(self._on_key)
-        s.param.watch(lambda e: setattr(self.shortcuts, e.name, e.new), ["tick", "group"])
+        s.param.watch(self._tell_shortcuts, ["tick", "group"])
         # The browser's print of any view gives the handout; kept in step with the run on show.
         self.print_handout = PrintHandout(html=self.handout(), css="\n".join(CSS))
         s.param.watch(lambda event: setattr(self.print_handout, "html", self.handout()), ["trace", "notices"])
@@ -293,6 +293,13 @@ class ExplainerApp:
         tab = self.state.tab
         self.tab_bar.html = tabs_html([(t.id, t.title) for t in TABS], tab)
         self.tab_panel.objects = [self.view(tab)]
+
+    def _tell_shortcuts(self, *events) -> None:
+        """The browser's helper needs the tick only to share it with the page's group (?group=NAME): on a
+        page without one, a step would send every session's browser a message for nothing (a class's
+        phones are hundreds of sessions)."""
+        if self.state.group or self.shortcuts.group:
+            self.shortcuts.param.update(tick=self.state.tick, group=self.state.group)
 
     def _on_key(self, action: str, msg: dict) -> None:
         if action == "hidden":

@@ -346,3 +346,20 @@ def test_only_the_layout_with_tabs_builds_a_tab_view_and_redraws_it_at_each_step
         assert app.views == {} and app.tab_panel.objects == [] and drawn == []
     else:  # the reader's page opens on the trace tab, its records redrawn at each tick
         assert list(app.views) == ["trace"] and len(drawn) == 4
+
+
+def test_the_keys_helper_hears_of_the_tick_only_in_a_group(app):
+    """The browser's helper shares the tick with the frames of a group; outside one, a step sends it
+    nothing (each message is a write to every session's browser: a class's phones are hundreds)."""
+    heard: list[int] = []
+    app.shortcuts.param.watch(lambda event: heard.append(event.new), ["tick"])
+    for tick in (5, 6, 2):
+        app.state.go(tick)
+    assert heard == []
+    app.apply_url("?group=article&tick=4")
+    app.state.go(7)
+    assert app.shortcuts.group == "article" and heard[-2:] == [4, 7]
+    app.apply_url("?tick=3")  # out of the group: the helper leaves it, and hears no more
+    left = len(heard)
+    app.state.go(8)
+    assert app.shortcuts.group == "" and len(heard) == left
