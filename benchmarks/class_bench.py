@@ -102,7 +102,15 @@ def server_only(url: str, readers: int) -> tuple[list[float], int]:
 # --- class mode (issue 46): a teacher in Chromium, the phones over real websockets ----------------------
 
 TOKEN = re.compile(r'"token":"([^"]+)"')  # the session's token, in the page the server sends first
+TICK_SHOWN = re.compile(r'<span class="tick-now">t(\d+)</span>')  # in the player's html
 LETTERS = "ABCD"
+
+
+def _html(model) -> str:
+    """The HTML a pulled model draws (ActionHTML), or nothing."""
+    return getattr(getattr(model, "data", None), "html", None) or ""
+
+
 BEAT = int(re.search(r"BEAT_MS = (\d+)", (ROOT / "app/views/js/class_client.js").read_text()).group(1)) / 1000
 
 
@@ -149,7 +157,8 @@ class Phone:
         await self.protocol.create("PULL-DOC-REQ").send(self.connection)
         (await self._next()).push_to_document(self.doc)
         self.doc.models.flush_synced()  # every model pulled is the server's: sent back by reference only
-        self.client, self.shortcuts = self._model("ClassClient"), self._model("Shortcuts")
+        self.client = self._model("ClassClient")
+        self.player = next(m for m in self.doc.models if 'class="player-row"' in _html(m))
         self.card = self._model("ActionHTML", "class")
         self._seen()
         asyncio.ensure_future(self._listen())
@@ -195,7 +204,8 @@ class Phone:
 
     def _seen(self) -> None:
         now = time.perf_counter()
-        self.ticks.setdefault(self.shortcuts.data.tick, now)
+        shown = TICK_SHOWN.search(self.player.data.html)  # the tick the phone's player says it shows
+        self.ticks.setdefault(int(shown.group(1)), now)
         if self.client.data.acknowledged:
             self.acknowledged.setdefault(self.client.data.acknowledged, now)
 
