@@ -8,6 +8,8 @@ Only the standard library, param and markdown-it-py are needed, as for ``app.lig
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
 from html import escape
 
 import param
@@ -24,6 +26,27 @@ from app.tour import TourCard
 from app.url import OUTSIDE_ARTICLE
 from model.analyses import compare_runs
 from model.schedule import FIELD_BY_ID
+
+# What every session showing the same run at the same tick draws alike, drawn once: a class's phones all
+# show the teacher's, and the diagram was a third of a phone's step in the server's Python. Keyed by the
+# traces' identities (every session of a process takes a run's trace from one cache: app.state.made_run)
+# and kept with them, so an identity is not reused while its entry lives.
+_DRAWN: OrderedDict[tuple, tuple] = OrderedDict()
+DRAWN_KEPT = 64  # drawings: about 15 kB each, and the traces they keep are those sessions show anyway
+
+
+def drawn_once(kind: str, trace: dict, before: dict | None, args: tuple, draw: Callable[[], object]):
+    """``draw()``, or what it gave for the same ``kind``, traces and ``args`` while that is kept."""
+    key = (kind, id(trace), id(before), args)
+    kept = _DRAWN.get(key)
+    if kept is not None and kept[0] is trace and kept[1] is before:
+        _DRAWN.move_to_end(key)
+        return kept[2]
+    made = draw()
+    _DRAWN[key] = (trace, before, made)
+    if len(_DRAWN) > DRAWN_KEPT:
+        _DRAWN.popitem(last=False)
+    return made
 
 
 class PageModel(param.Parameterized):
@@ -179,11 +202,14 @@ class PageModel(param.Parameterized):
     def moments(self) -> list[tuple[int, str, str]]:
         """The run's key moments, with where it parts from the run before a switch while that is kept; while
         a tour question waits, only those up to the tick on show (the rest would give the answer away)."""
-        comparison = self.comparison()
-        moments = key_moments(self.state.trace, comparison["first"] if comparison else None)
-        if self.question_waits:
-            moments = [m for m in moments if m[0] <= self.state.tick]
-        return moments
+        s = self.state
+
+        def made() -> list:
+            comparison = self.comparison()
+            return key_moments(s.trace, comparison["first"] if comparison else None)
+
+        moments = drawn_once("moments", s.trace, s.before, (), made)
+        return [m for m in moments if m[0] <= s.tick or not self.question_waits]  # a copy of the kept list
 
     def period(self) -> int:
         """How long Play stays on the tick on show, in milliseconds: longer on a key moment, unless the
@@ -235,16 +261,20 @@ class PageModel(param.Parameterized):
         drawing, and the tick where the two part marked on the axis. The tick's sentence keeps the height
         of the run's longest, so stepping moves nothing under it."""
         s = self.state
-        comparison = self.comparison()
-        return diagram_html(
-            s.trace,
-            s.tick,
-            large=large,
-            before=s.before,
-            parts_at=comparison["first"] if comparison else None,
-            legend=False,  # under "How to read the diagram", one click away
-            reserve=True,
-        )
+
+        def draw() -> str:
+            comparison = self.comparison()
+            return diagram_html(
+                s.trace,
+                s.tick,
+                large=large,
+                before=s.before,
+                parts_at=comparison["first"] if comparison else None,
+                legend=False,  # under "How to read the diagram", one click away
+                reserve=True,
+            )
+
+        return drawn_once("diagram", s.trace, s.before, (s.tick, large), draw)
 
     def lifecycles_html(self, animate: bool = False) -> str:
         return lifecycles_html(self.state.trace, self.state.tick, animate=animate)

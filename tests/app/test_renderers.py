@@ -210,3 +210,37 @@ def test_each_artifact_is_named_by_its_digest_and_the_attempt_that_built_it():
     shown = lifecycles_html(trace, trace["end_tick"])
     assert set(re.findall(r"digest \d+ \(#\d\)", shown)) == {"digest 1 (#2)", "digest 2 (#1)"}
     assert " by #" not in shown  # the model's instance name is never shown as it is
+
+
+def test_sessions_showing_one_run_at_one_tick_draw_its_diagram_once(monkeypatch):
+    """A class's phones show the teacher's run at the teacher's tick: the diagram and the key moments are
+    drawn once for all of them; another tick, or another run before a switch, is drawn anew."""
+    import app.page as page_module
+    from app.page import PageModel
+
+    drawn = {"diagram": 0, "moments": 0}
+
+    def counted(name, real):
+        def call(*args, **kwargs):
+            drawn[name] += 1
+            return real(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(page_module, "_DRAWN", page_module.OrderedDict())
+    monkeypatch.setattr(page_module, "diagram_html", counted("diagram", page_module.diagram_html))
+    monkeypatch.setattr(page_module, "key_moments", counted("moments", page_module.key_moments))
+    phones = [PageModel() for _ in range(5)]
+    for phone in phones:
+        phone.state.go(6)
+    shown = [phone.diagram_html() for phone in phones]
+    marks = [phone.moments() for phone in phones]
+    assert drawn == {"diagram": 1, "moments": 1} and len(set(shown)) == 1 and marks[0] == marks[4]
+    phones[0].state.go(7)
+    assert phones[0].diagram_html() != shown[0] and drawn["diagram"] == 2
+    phones[1].act("set", "fencing=off")  # another run, with the one before it drawn faintly in it
+    phones[1].diagram_html(), phones[2].diagram_html()  # the second is the t6 already drawn
+    assert drawn["diagram"] == 3
+    assert phones[1].moments() != marks[0] and drawn["moments"] == 2
+    marks[0].clear()  # a page's own copy: the kept moments are untouched
+    assert phones[3].moments() == marks[4] != []
