@@ -205,6 +205,7 @@ class ClassPanel(pn.viewable.Viewer):
         self.class_state: ClassState | None = None
         self.message = ""
         self.followed = ("", -1)  # the teacher's link and recall count this phone last took
+        self.address = ""  # where the teacher's browser opened the page, once it has said (join_url)
         self.card = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["class"])
         self.join = pn.pane.HTML("", sizing_mode="stretch_width", margin=0)
         words = " ".join(sections("classroom")["not the teacher"].split())
@@ -249,12 +250,14 @@ class ClassPanel(pn.viewable.Viewer):
         return shared_link(self.app.state.to_query(), self.app.state.tick)
 
     def join_url(self) -> str:
-        """The students' link, on the address the teacher's page was opened at (or CLASS_BASE_URL)."""
+        """The students' link, on the address the teacher's page was opened at (or CLASS_BASE_URL). The
+        address is kept once the browser has said it: a redraw the class's watch asks for may run where
+        the session's location is not known, and drew the link without its host for a moment."""
         base = os.environ.get("CLASS_BASE_URL", "").rstrip("/")
         location = pn.state.location
         if not base and location is not None and location.href:
-            base = location.href.split("?")[0].rsplit("/", 1)[0]
-        return f"{base or ''}/explainer?join={self.code}"
+            self.address = location.href.split("?")[0].rsplit("/", 1)[0]
+        return f"{base or self.address}/explainer?join={self.code}"
 
     # --- reading and following the class ------------------------------------------------------------
 

@@ -215,3 +215,22 @@ def test_one_process_reads_a_class_once_per_poll_however_many_of_its_pages_it_se
     for _, session in pages:
         session.end()
     assert watch.pages == {} and stopped == [1]  # the last page gone, the periodic call stops
+
+
+def test_the_join_link_keeps_the_address_the_teacher_s_browser_said(fresh_classes, monkeypatch):
+    """A redraw the class's watch asks for may run where the session's location is not known: the link
+    keeps its host all the same (it lost it for a moment, and a test reading it then failed)."""
+    from types import SimpleNamespace
+
+    import panel as pn
+
+    teacher = _teacher()
+    said = SimpleNamespace(href="http://10.0.0.5:5006/explainer?class=X&teach=Y")
+    monkeypatch.setattr(type(pn.state), "location", property(lambda self: said))
+    teacher.classroom.redraw()
+    link = f"http://10.0.0.5:5006/explainer?join={teacher.classroom.code}"
+    assert link in teacher.classroom.join.object
+    monkeypatch.setattr(type(pn.state), "location", property(lambda self: None))
+    teacher.state.go(3)  # the teacher's step, drawn where no location is known
+    teacher.classroom.redraw()
+    assert link in teacher.classroom.join.object
