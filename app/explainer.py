@@ -68,8 +68,6 @@ class ExplainerApp:
         self.views: dict[str, pn.viewable.Viewer] = {}
         self.tab_bar = ActionHTML(self._on_tab, sizing_mode="stretch_width")
         self.tab_panel = pn.Column(sizing_mode="stretch_width", css_classes=["tab-panel"])
-        self.tabs_shown = False
-        s.param.watch(self._show_tab, ["tab"])
         s.param.watch(self._push_url, [*URL_PARAMS, "playing"])  # a pause writes the tick it stopped at
         self._last_query: str | None = None
         self._applying_url = False
@@ -106,7 +104,7 @@ class ExplainerApp:
         # One lesson per screen: the chapter, the player, the lead, the diagram and, beside it, the tour's
         # question and the badges. Everything else is under the diagram, a tab away.
         self.player.keys = False  # named under "How to read the diagram": the diagram needs the height
-        self.tabs_shown = True
+        self.state.param.watch(self._show_tab, ["tab"])
         self._show_tab()
         main = pn.Column(
             self.player,
@@ -288,8 +286,6 @@ class ExplainerApp:
             self.state.tab = value
 
     def _show_tab(self, *events) -> None:
-        if not self.tabs_shown:
-            return
         tab = self.state.tab
         self.tab_bar.html = tabs_html([(t.id, t.title) for t in TABS], tab)
         self.tab_panel.objects = [self.view(tab)]
