@@ -58,7 +58,9 @@ async function start() {
         throw new Error(`the wheel ${wheel} could not be unpacked (${reason(error)})`);
       }
     }
-    return pyodide.pyimport("app.light");
+    const app = pyodide.pyimport("app.light");
+    app.warm(); // a switch's code run once before the reader's first: see app.light.warm
+    return app;
   };
   const snapshot = await restore(options, new URL("light/snapshot.bin.gz", base));
   if (snapshot) {

@@ -6,7 +6,8 @@ import json
 import subprocess
 import sys
 
-from app.light import FIXED_PARTS, PARTS, LightPage, _pages, act, close, start
+from app import state
+from app.light import FIXED_PARTS, PARTS, WARM_UP, LightPage, _pages, act, close, start, warm
 from app.state import PRESETS
 from sitebuild.light import chapter_frames, tour_frames
 from tests.conftest import ROOT
@@ -79,6 +80,23 @@ def test_each_frame_has_its_own_page_and_a_group_is_one():
     assert json.loads(act("group:article", "forward", ""))["changed"] == ""  # a tick is not a change
     close("group:article")
     assert "fencing" not in json.loads(start("?tick=1", "article"))["query"]  # forgotten with its frames
+
+
+def test_warming_up_makes_the_usual_first_switches_and_keeps_no_page_and_takes_no_key():
+    """The worker warms Python up before the pages are told it is ready: the switches run on a page of
+    nobody's, so a frame's key and every page a frame has are as they were."""
+    before = json.loads(start(""))["key"]
+    pages = dict(_pages)
+    state._MADE.clear()
+    warm()
+    assert _pages == pages
+    assert int(json.loads(start(""))["key"].removeprefix("frame:")) == int(before.removeprefix("frame:")) + 1
+    made = [dict(s.to_dict()) for s, _ in state._MADE]
+    switched = {}
+    for value in WARM_UP:
+        setting, chosen = value.split("=")
+        switched[setting] = chosen
+        assert any(all(m.get(k) == v for k, v in switched.items()) for m in made), value
 
 
 def test_what_waited_for_python_is_done_before_its_first_picture():
