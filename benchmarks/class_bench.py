@@ -130,6 +130,7 @@ class Phone:
         self.url, self.doc, self.protocol = url, Document(), Protocol()
         self.ticks: dict[int, float] = {}  # tick -> when this phone first showed it
         self.acknowledged: dict[str, float] = {}  # 'question:round:choice' -> when it was acknowledged
+        self.patches = 0  # the document's patches the server sent (a message each)
 
     async def open(self, student: str) -> None:
         from bokeh.client.websocket import WebSocketClientConnectionWrapper
@@ -199,6 +200,7 @@ class Phone:
             except ConnectionError:
                 return
             if message.msgtype == "PATCH-DOC":
+                self.patches += 1
                 message.apply_to_document(self.doc, self)
                 self._seen()
 
@@ -254,7 +256,8 @@ def class_figures(urls: list[str], phones_n: int, students: int, repeat: int, br
     split between ``urls``. Returns the figures (seconds, counts), which main() prints and tests check."""
     rng = random.Random(seed)
     loop = Loop()
-    figures: dict = {"follow": [], "counted": [], "acknowledged": 0, "lost": 0, "doubled": 0, "shown": []}
+    figures: dict = {"follow": [], "messages": [], "counted": [], "shown": []}
+    figures |= {"acknowledged": 0, "lost": 0, "doubled": 0}
     teacher = browser.new_page(viewport={"width": 1280, "height": 720})
     teacher.set_default_timeout(120000)
     teacher.goto(f"{urls[0]}?class=new&present=1&tour=2")
@@ -275,6 +278,7 @@ def class_figures(urls: list[str], phones_n: int, students: int, repeat: int, br
         target = before - 1 if n % 2 == 0 else before + 1
         for phone in phones:
             phone.ticks.clear()  # only what a phone shows from now on counts
+        patched = [phone.patches for phone in phones]
         clicked = time.perf_counter()
         teacher.locator("button.back" if n % 2 == 0 else "button.forward").click()
         deadline = clicked + 30
@@ -284,6 +288,8 @@ def class_figures(urls: list[str], phones_n: int, students: int, repeat: int, br
         if behind:
             raise RuntimeError(f"{behind} of {phones_n} phones did not show the teacher's t{target} in 30 s")
         figures["follow"].append(max(phone.ticks[target] for phone in phones) - clicked)
+        time.sleep(0.5)  # anything else the step sends a phone comes with it or just after
+        figures["messages"].append(max(p.patches - n for p, n in zip(phones, patched, strict=True)))
     # Rounds: ``students`` of the phones answer within 5 s, each tapping twice (a double tap).
     for n in range(repeat):
         button = "Ask the room" if n == 0 else f"Ask again: round {n + 1}"
@@ -378,6 +384,7 @@ def class_mode(args) -> None:
     follow = figures["follow"]
     print(f"the teacher steps: every phone shows the new tick after {statistics.median(follow):.2f} s "
           f"(median of {len(follow)}), {max(follow):.2f} s (slowest; aim 2 s)")  # fmt: skip
+    print(f"each step sent a phone at most {max(figures['messages'])} messages (a part of the page each)")
     counted = figures["counted"]
     print(f"{args.students} answer within 5 s, each tapping twice: the teacher's counts complete "
           f"{statistics.median(counted):.2f} s after the last answer (median of {len(counted)}), "
