@@ -7,6 +7,7 @@ The page is composed of views (``app/views``), each drawing one part from the re
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import panel as pn
@@ -45,7 +46,6 @@ class ExplainerApp:
         self.classroom = None  # a class page's part in its class (app.views.classroom), if it is one
         self.page = page = PageModel(state)
         self.state = s = page.state
-        self.switches = SwitchPanel(page=page)
         self.header = Header(page=page)
         self.player = Player(page=page)
         self.badges = Badges(page=page)
@@ -71,6 +71,13 @@ class ExplainerApp:
         s.param.watch(self._push_url, [*URL_PARAMS, "playing"])  # a pause writes the tick it stopped at
         self._last_query: str | None = None
         self._applying_url = False
+
+    @functools.cached_property
+    def switches(self) -> SwitchPanel:
+        """The switches' panel of the layouts that fold it under the diagram (the embed, the presenter),
+        built by them: the reader's page opens its own in the Switches tab, and a panel nobody sees would
+        be drawn again at every switch all the same."""
+        return SwitchPanel(page=self.page)
 
     def start_class(self, link) -> None:
         """Make this page a class's: the teacher's (its card beside the diagram) or a student's."""

@@ -348,6 +348,20 @@ def test_only_the_layout_with_tabs_builds_a_tab_view_and_redraws_it_at_each_step
         assert list(app.views) == ["trace"] and len(drawn) == 4
 
 
+@pytest.mark.parametrize("search", ["", "?embed=1", "?present=1"])
+def test_the_switches_panel_is_drawn_only_where_a_layout_shows_it(search, monkeypatch):
+    """The embed and the presenter fold the switches' panel under the diagram; the reader's page has it
+    in a tab of its own, so a panel of the app's would be drawn at every switch for nobody."""
+    from app.page import PageModel
+
+    drawn = []
+    switches_html = PageModel.switches_html
+    monkeypatch.setattr(PageModel, "switches_html", lambda self: drawn.append(1) or switches_html(self))
+    app = create_app(search).explainer
+    app.state.fencing = "off"
+    assert len(drawn) == (2 if search else 0)  # drawn once built, then again for the switch
+
+
 def test_the_keys_helper_hears_of_the_tick_only_in_a_group(app):
     """The browser's helper shares the tick with the frames of a group; outside one, a step sends it
     nothing (each message is a write to every session's browser: a class's phones are hundreds)."""
