@@ -3,6 +3,9 @@ the students' pages of one class, driven as their clicks and the twice-a-second 
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+
 from app.explainer import create_app
 from app.url import read_query
 from app.views import classroom
@@ -143,6 +146,8 @@ def test_an_answer_tapped_but_never_acknowledged_is_sent_again_when_the_phone_is
 class _Session:
     """What ``Watch`` needs of a served page's document: callbacks queued for its session, and its end."""
 
+    session_context = None  # Panel asks it of the document its callbacks run in
+
     def __init__(self):
         self.queued, self.ended = [], []
 
@@ -154,7 +159,9 @@ class _Session:
 
     def run(self):
         while self.queued:
-            self.queued.pop(0)()
+            done = self.queued.pop(0)()
+            if inspect.isawaitable(done):  # a coroutine: Bokeh awaits it on the server's loop
+                asyncio.run(done)
 
     def end(self):
         for call in self.ended:
