@@ -287,6 +287,7 @@ class ClassPanel(pn.viewable.Viewer):
         thread, where Panel may write to the websocket itself: so what a step redraws (the player and
         the diagram, the card) reaches the phone as one message, rather than one a part handed to
         Bokeh. With 300 phones on one process, a step reached them all in 1.8-2.1 s; now in about 1 s."""
+        # Bokeh names the session's document only while it calls this, not while the coroutine runs.
         with set_curdoc(doc), unlocked():
             self.poll(state)
 
