@@ -270,7 +270,7 @@ def class_figures(urls: list[str], phones_n: int, students: int, repeat: int, br
     teacher.set_default_timeout(120000)
     teacher.goto(f"{urls[0]}?class=new&present=1&tour=2")
     teacher.locator(".class-joined").wait_for()
-    code = re.search(r"join=([A-Z0-9]{5})", teacher.locator(".class-join").inner_text()).group(1)
+    code = re.search(r"join=([A-Z0-9]{5})", teacher.locator(".class-join").text_content()).group(1)
     phones = [Phone(f"{urls[n % len(urls)]}?join={code}") for n in range(phones_n)]
     start = time.perf_counter()
 
