@@ -23,6 +23,7 @@ from app.views.action_html import ActionHTML
 from app.views.badges import Badges, OutcomeView
 from app.views.controls import Header, Player, SwitchPanel
 from app.views.part import PageView
+from app.views.screen import Screen
 from app.views.shortcuts import Presenter, PrintHandout, Shortcuts
 from app.views.tour import TourPanel
 from app.views.trace import TraceView
@@ -109,38 +110,26 @@ class ExplainerApp:
         if self.state.embed:
             return self._embed_layout()
         # One lesson per screen: the chapter, the player, the lead, the diagram and, beside it, the tour's
-        # question and the badges. Everything else is under the diagram, a tab away.
+        # question and the badges. Everything else is under the diagram, a tab away. One component
+        # (app.views.screen) draws them all: a page of eight took a fifth longer to become interactive.
         self.player.keys = False  # named under "How to read the diagram": the diagram needs the height
         self.state.param.watch(self._show_tab, ["tab"])
         self._show_tab()
-        main = pn.Column(
-            self.player,
-            TraceView(page=self.page, compact=True),
-            styles={"flex": "1 1 600px", "min-width": "300px"},
-            css_classes=["main"],
-        )
-        # A gutter between the columns (their margins), so no text touches its neighbour's.
-        side = pn.Column(
-            self.tour_slot,
-            self.badges,
-            width=316,
-            margin=(0, 0, 0, 14),
-            styles={"flex": "0 0 316px"},
-            css_classes=["side"],
-        )
+        trace = TraceView(page=self.page, compact=True)
+        parts = {
+            "header": self.header.html,
+            "player": self.player.html,
+            "diagram": trace.diagram,
+            "badges": self.badges.html,
+            "outcome": self.outcome.pane,
+            "tabs": self.tab_bar,
+        }
         return pn.Column(
             self.helpers,
-            self.header,
-            pn.FlexBox(
-                main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width",
-                css_classes=["columns"],
-            ),
-            self.outcome,
-            self.tab_bar,
-            self.tab_panel,
+            Screen(parts, tour=self.tour_slot, below=self.tab_panel),
             sizing_mode="stretch_width",
             css_classes=["explainer"],
-        )  # fmt: skip
+        )
 
     def _embed_layout(self) -> pn.viewable.Viewable:
         # The chapter's title and words, the player with its line of badges, the timeline, the outcome so far,

@@ -12,27 +12,58 @@ becomes Pause keeps focus), and a range input being dragged is not redrawn under
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 import param
+from panel.config import config
 from panel.custom import JSComponent
 
 JS = Path(__file__).with_name("js")  # the components' browser code, where a linter sees it
 SHARED = JS / "frame.js"  # what every page does in the browser; static/light.js imports it too
-_IMPORT = re.compile(r'^import \{[^}]*\} from "\./frame\.js";\n', re.M)
+_IMPORT = re.compile(r'^import \{[^}]*\} from "\./([\w-]+\.js)";\n', re.M)
 
 
 def composed(name: str) -> str:
-    """A component's module: frame.js, then the component's own file without its import of it. Panel
-    loads a component's code as one module, which cannot import a file beside it; the light page's
-    script can, so the shared code is one file for both."""
-    own = (JS / name).read_text(encoding="utf-8")
-    return SHARED.read_text(encoding="utf-8") + "\n" + _IMPORT.sub("", own, count=1)
+    """A component's module: the files it imports from beside it (frame.js, part.js), each once and before
+    what imports it, then its own code without those imports. Panel loads a component's code as one
+    module, which cannot import a file beside it; the light page's script can, so the shared code is one
+    file for both."""
+    done: list[str] = []
+
+    def add(file: str) -> None:
+        own = (JS / file).read_text(encoding="utf-8")
+        for imported in _IMPORT.findall(own):
+            if imported not in done:
+                add(imported)
+        done.append(file)
+        texts[file] = _IMPORT.sub("", own)
+
+    texts: dict[str, str] = {}
+    add(name)
+    return "\n".join(texts[file] for file in done)
 
 
-class ActionHTML(JSComponent):
+class PlainModule(JSComponent):
+    """A component whose browser code is plain JavaScript, given to the browser as it is.
+
+    Panel runs every component's module through a TypeScript and JSX compiler in the browser unless it
+    is marked as a bundle. The explainer's modules are plain JavaScript, so they are marked as one, named
+    by their text: the reader's page loads about 40 ms sooner (`benchmarks/app_bench.py`). Not under
+    ``--autoreload``, where Panel sends an edited module under the name the browser already has."""
+
+    __abstract = True
+
+    def _get_properties(self, doc):
+        props = super()._get_properties(doc)
+        if props.get("bundle") is None and props.get("esm") and not config.autoreload:
+            props["bundle"] = hashlib.sha256(props["esm"].encode("utf-8")).hexdigest()
+        return props
+
+
+class ActionHTML(PlainModule):
     html = param.String(default="", doc="The markup to show, from one of app.render's renderers.")
 
     _esm = composed("action_html.js")

@@ -21,7 +21,6 @@ from urllib.parse import parse_qsl, urlencode
 
 import panel as pn
 import param
-from panel.custom import JSComponent
 from panel.io.document import unlocked
 from panel.io.state import set_curdoc
 
@@ -31,7 +30,7 @@ from app.render.classroom import join_html, pacing_html, student_html, teacher_h
 from app.state import ReaderState
 from app.tour import Step, TourCard, right_answers, steps
 from app.url import CLASS_KEYS, LAYOUT_FLAGS
-from app.views.action_html import ActionHTML
+from app.views.action_html import ActionHTML, PlainModule
 
 JS = Path(__file__).with_name("js")
 POLL_MS = 500
@@ -173,7 +172,7 @@ def _right(number: int) -> tuple[int, ...]:
     return tuple(right_answers(card.step(), card.state.trace))
 
 
-class ClassClient(JSComponent):
+class ClassClient(PlainModule):
     """The browser's half of a class page: this browser's random id, coming back after a restart, and an
     answer tapped but never acknowledged (the server died first), sent again when the page is back."""
 

@@ -14,15 +14,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import param
-from panel.custom import JSComponent
 
 from app.url import browser_table
-from app.views.action_html import composed
+from app.views.action_html import PlainModule, composed
 
 JS = Path(__file__).with_name("js")  # the components' browser code, where a linter sees it
 
 
-class Shortcuts(JSComponent):
+class Shortcuts(PlainModule):
     tick = param.Integer(default=0, doc="The tick on show, announced to the page's group (if any).")
     group = param.String(default="", doc="The group's name (?group=NAME), or none.")
     table = param.Dict(default=browser_table(), constant=True, doc="The keys and the tick's pattern.")
@@ -51,7 +50,7 @@ class Shortcuts(JSComponent):
             self._send_msg({"tick": event.new})
 
 
-class Presenter(JSComponent):
+class Presenter(PlainModule):
     """Presenter mode's page-wide settings, which styles inside the components' shadow roots cannot set:
     type that grows with the screen (every size in the page's CSS is in rem) and higher contrast (the
     palette's variables are inherited into every shadow root)."""
@@ -59,7 +58,7 @@ class Presenter(JSComponent):
     _esm = JS / "presenter.js"
 
 
-class PrintHandout(JSComponent):
+class PrintHandout(PlainModule):
     """What the browser prints from any view: the handout (``app.render.handout``), kept in a plain
     element at the top of the document, where a print stylesheet can show it alone (rules cannot reach
     into the components' shadow roots, so they hide the page's top-level elements instead). Its content

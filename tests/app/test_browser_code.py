@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -10,6 +12,7 @@ import pytest
 from panel.custom import JSComponent
 
 from app.views.action_html import SHARED, ActionHTML
+from app.views.screen import Screen
 from app.views.shortcuts import Presenter, PrintHandout, Shortcuts
 from tests.conftest import ROOT
 
@@ -27,24 +30,44 @@ def test_each_script_parses(script):
 
 
 @pytest.mark.parametrize(
-    "component", [ActionHTML, Shortcuts, Presenter, PrintHandout], ids=lambda c: c.__name__
+    "component", [ActionHTML, Screen, Shortcuts, Presenter, PrintHandout], ids=lambda c: c.__name__
 )
 def test_each_component_loads_its_own_file(component: type[JSComponent]):
-    """Its own file, with the shared frame.js composed in front where it imports it (Panel loads a
-    component's code as one module, which cannot import the file beside it)."""
-    own = {ActionHTML: "action_html.js", Shortcuts: "shortcuts.js"}.get(component)
+    """Its own file, with the files it imports from beside it composed in front, each once and before what
+    imports it (Panel loads a component's code as one module, which cannot import a file beside it)."""
+    own = {ActionHTML: "action_html.js", Screen: "screen.js", Shortcuts: "shortcuts.js"}.get(component)
     if own:
         path = SHARED.parent / own
         code = path.read_text(encoding="utf-8")
-        assert 'from "./frame.js";' in code
-        assert component._esm.startswith(SHARED.read_text(encoding="utf-8"))
-        assert component._esm.endswith(code.split('from "./frame.js";\n', 1)[1])
+        shared = SHARED.read_text(encoding="utf-8")
+        assert component._esm.startswith(shared)  # frame.js: every composed component imports it
+        assert component._esm.count("export function follow(") == 1
+        assert re.sub(r'^import \{[^}]*\} from "\./[\w-]+\.js";\n', "", code, flags=re.M) in component._esm
+        assert component._esm.endswith(code.split('.js";\n', 1)[1])
+        if 'from "./part.js"' in code:  # part.js after frame.js, which it imports
+            at = component._esm.index("export function part(")
+            assert component._esm.count("export function part(") == 1 and at > len(shared) - 1
+        assert not re.search(r"^import ", component._esm, flags=re.M)
     else:
         path = Path(component._esm)
         assert path.is_file()
     assert path.parent == ROOT / "app" / "views" / "js"
     assert "export function render" in component._render_esm(compiled=False)
     assert component.__name__ in path.read_text(encoding="utf-8").splitlines()[0]
+
+
+def test_the_explainer_s_modules_go_to_the_browser_as_they_are():
+    """Marked as a bundle named by their text, so the browser imports them without compiling them (and a
+    changed module gets a new name); not under --autoreload, which resends an edited module."""
+    from bokeh.document import Document
+    from panel.config import config
+
+    action = ActionHTML(lambda action, value: None, html="<p>hi</p>")
+    model = action.get_root(Document())
+    assert model.bundle == hashlib.sha256(model.esm.encode("utf-8")).hexdigest()
+    assert model.esm == ActionHTML._esm
+    with config.set(autoreload=True):
+        assert ActionHTML(lambda action, value: None).get_root(Document()).bundle is None
 
 
 def test_the_page_keeps_one_copy_of_what_both_pages_do_in_the_browser():

@@ -1,93 +1,12 @@
-// ActionHTML's browser side (app/views/action_html.py); Panel loads it as an ES module, with frame.js in
-// front.
-import { follow, holdStill } from "./frame.js";
+// ActionHTML's browser side (app/views/action_html.py): one part (part.js). Panel loads it as an ES
+// module, with the files it imports composed in front.
+import { part } from "./part.js";
 
 export function render({ model }) {
   const root = document.createElement("div");
   root.className = "action-html";
-  let dragging = false, stale = false;
-  const draw = () => {
-    if (dragging) { stale = true; return; }
-    const active = root.getRootNode().activeElement;
-    const key = active && root.contains(active) ? active.dataset.key : null;
-    // A fold the reader opened stays open through a redraw (each <details> has a data-key).
-    const open = [...root.querySelectorAll("details[open][data-key]")].map((d) => d.dataset.key);
-    root.innerHTML = model.html;
-    for (const k of open) root.querySelector(`details[data-key="${CSS.escape(k)}"]`)?.setAttribute("open", "");
-    requestAnimationFrame(() => follow(root));  // once laid out: the first draw comes before the root is attached
-    if (key) {
-      const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
-      if (again) again.focus();
-    }
-  };
-  const send = (target) =>
-    model.send_msg({ action: target.dataset.action, value: target.dataset.value ?? target.value ?? "" });
-  // In a tablist, arrow keys, Home and End move to another tab and open it (the WAI-ARIA tabs pattern).
-  root.addEventListener("keydown", (event) => {
-    const tab = event.target.closest('[role="tab"]');
-    const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity };
-    if (!tab || !(event.key in moves)) return;
-    const tabs = [...tab.closest('[role="tablist"]').querySelectorAll('[role="tab"]')];
-    const at = tabs.indexOf(tab) + moves[event.key];
-    const next = tabs[Math.max(0, Math.min(tabs.length - 1, at))];
-    event.preventDefault();
-    event.stopPropagation();
-    next.focus();
-    send(next);
-  });
-  // A button, or a part of a picture acting as one (role="button"): a row's name in the diagram.
-  const ACTIVE = 'button[data-action], [role="button"][data-action]';
-  root.addEventListener("click", (event) => {
-    const button = event.target.closest(ACTIVE);
-    if (!button || !root.contains(button)) return;
-    if (button.matches(".row-switch")) holdStill(root, button);
-    send(button);
-  });
-  root.addEventListener("keydown", (event) => {
-    const part = event.target.closest('[role="button"][data-action]');
-    if (!part || (event.key !== "Enter" && event.key !== " ")) return;
-    event.preventDefault();
-    event.stopPropagation();
-    if (part.matches(".row-switch")) holdStill(root, part);
-    send(part);
-  });
-  // A long run of buttons (the 864's matrix and list) is one tab stop: arrow keys move within it, by a
-  // row of data-columns in a grid (the WAI-ARIA roving tabindex).
-  root.addEventListener("keydown", (event) => {
-    const group = event.target.closest("[data-roving]");
-    if (!group || !event.target.matches("button[data-action]")) return;
-    const columns = group.dataset.roving === "grid" ? Number(group.dataset.columns) : 1;
-    const moves = { ArrowDown: columns, ArrowUp: -columns, Home: -Infinity, End: Infinity };
-    if (columns > 1) Object.assign(moves, { ArrowRight: 1, ArrowLeft: -1 });
-    if (!(event.key in moves)) return;
-    const buttons = [...group.querySelectorAll("button[data-action]")];
-    const at = buttons.indexOf(event.target) + moves[event.key];
-    const next = buttons[Math.max(0, Math.min(buttons.length - 1, at))];
-    event.preventDefault();
-    event.target.tabIndex = -1;
-    next.tabIndex = 0;
-    next.focus();
-  });
-  // A square's words are its aria-label; a pointer gets them as a tooltip, made when first pointed at.
-  root.addEventListener("pointerover", (event) => {
-    const square = event.target.closest("[data-roving] button[aria-label]");
-    if (square && !square.title) square.title = square.getAttribute("aria-label");
-  });
-  root.addEventListener("input", (event) => {
-    if (event.target.matches("input[data-action]")) send(event.target);
-  });
-  // A menu (the chapters, the speed) asks when the reader has chosen, not while browsing its options.
-  root.addEventListener("change", (event) => {
-    if (event.target.matches("select[data-action]")) send(event.target);
-  });
-  root.addEventListener("pointerdown", (event) => {
-    if (event.target.matches("input[type=range]")) dragging = true;
-  });
-  const release = () => { if (dragging) { dragging = false; if (stale) { stale = false; draw(); } } };
-  window.addEventListener("pointerup", release);
-  model.on("html", draw);
-  new ResizeObserver(() => follow(root)).observe(root);
-  model.on("remove", () => window.removeEventListener("pointerup", release));
-  draw();
+  const drawn = part(root, () => model.html, (msg) => model.send_msg(msg));
+  model.on("html", drawn.draw);
+  model.on("remove", drawn.remove);
   return root;
 }
