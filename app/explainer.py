@@ -114,7 +114,10 @@ class ExplainerApp:
         # (app.views.screen) draws them all: a page of eight took a fifth longer to become interactive.
         self.player.keys = False  # named under "How to read the diagram": the diagram needs the height
         self.state.param.watch(self._show_tab, ["tab"])
-        self._show_tab()
+        self._draw_tab_bar()
+        # The open tab's view is under the first screen: built once the browser has the page, which is
+        # interactive sooner for it (benchmarks/app_bench.py). At once where nothing is served (a test).
+        pn.state.onload(self._show_tab)
         trace = TraceView(page=self.page, compact=True)
         parts = {
             "header": self.header.html,
@@ -281,10 +284,12 @@ class ExplainerApp:
         if action == "tab" and value in TAB_IDS:
             self.state.tab = value
 
+    def _draw_tab_bar(self) -> None:
+        self.tab_bar.html = tabs_html([(t.id, t.title) for t in TABS], self.state.tab)
+
     def _show_tab(self, *events) -> None:
-        tab = self.state.tab
-        self.tab_bar.html = tabs_html([(t.id, t.title) for t in TABS], tab)
-        self.tab_panel.objects = [self.view(tab)]
+        self._draw_tab_bar()
+        self.tab_panel.objects = [self.view(self.state.tab)]
 
     def _tell_shortcuts(self, *events) -> None:
         """The browser's helper needs the tick only to share it with the page's group (?group=NAME): on a

@@ -3,6 +3,8 @@ clicks to that part."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import panel as pn
 import pytest
 from bokeh.document import Document
@@ -61,3 +63,18 @@ def test_a_screen_needs_every_part_it_lays_out():
     parts = {name: ActionHTML(lambda action, value: None) for name in PARTS[:-1]}
     with pytest.raises(ValueError, match="header, player, diagram, badges, outcome, tabs"):
         Screen(parts, tour=pn.Column(), below=pn.Column())
+
+
+def test_the_open_tab_s_view_is_built_once_the_browser_has_the_page():
+    """The tab's view is under the first screen: a served page builds it when the browser says the page is
+    loaded, so the first document is the first screen's (and its tab bar says which tab is open)."""
+    from panel.io.state import set_curdoc
+
+    doc = Document()
+    doc._session_context = lambda: SimpleNamespace(id="a reader", server_context=None)  # a served page's
+    with set_curdoc(doc):
+        app = create_app("?tab=glossary").explainer
+        assert app.views == {} and app.tab_panel.objects == []
+        assert 'id="tab-glossary" class="tab tab-glossary" aria-selected="true"' in app.tab_bar.html
+        pn.state._on_load(doc)  # as Panel does when the browser's document is ready
+        assert list(app.views) == ["glossary"] and len(app.tab_panel.objects) == 1
