@@ -24,7 +24,7 @@ from app.views.badges import Badges, OutcomeView
 from app.views.controls import Header, Player, SwitchPanel
 from app.views.part import PageView
 from app.views.screen import Screen
-from app.views.shortcuts import Presenter, PrintHandout, Shortcuts
+from app.views.shortcuts import Helpers, Presenter
 from app.views.tour import TourPanel
 from app.views.trace import TraceView
 
@@ -51,12 +51,11 @@ class ExplainerApp:
         self.player = Player(page=page)
         self.badges = Badges(page=page)
         self.outcome = OutcomeView(page=page)
-        self.shortcuts = Shortcuts(self._on_key)
-        s.param.watch(self._tell_shortcuts, ["tick", "group"])
-        # The browser's print of any view gives the handout; kept in step with the run on show.
-        self.print_handout = PrintHandout(html=self.handout(), css="\n".join(CSS))
-        s.param.watch(lambda event: setattr(self.print_handout, "html", self.handout()), ["trace", "notices"])
-        self.helpers = pn.Row(self.shortcuts, self.print_handout, css_classes=["helpers"], margin=0)
+        # The keys, the back button, the group, and the handout the browser prints from any view (kept in
+        # step with the run on show).
+        self.helpers = Helpers(self._on_key, html=self.handout(), css="\n".join(CSS), margin=0)
+        s.param.watch(self._tell_helpers, ["tick", "group"])
+        s.param.watch(lambda event: setattr(self.helpers, "html", self.handout()), ["trace", "notices"])
         self.tour = TourPanel(page=page)
         self.tour_slot = pn.Column(sizing_mode="stretch_width", css_classes=["tour-slot"])
         self._present_main: pn.Column | None = None  # the presenter layout's diagram column, once built
@@ -291,12 +290,12 @@ class ExplainerApp:
         self._draw_tab_bar()
         self.tab_panel.objects = [self.view(self.state.tab)]
 
-    def _tell_shortcuts(self, *events) -> None:
+    def _tell_helpers(self, *events) -> None:
         """The browser's helper needs the tick only to share it with the page's group (?group=NAME): on a
         page without one, a step would send every session's browser a message for nothing (a class's
         phones are hundreds of sessions)."""
-        if self.state.group or self.shortcuts.group:
-            self.shortcuts.param.update(tick=self.state.tick, group=self.state.group)
+        if self.state.group or self.helpers.group:
+            self.helpers.param.update(tick=self.state.tick, group=self.state.group)
 
     def _on_key(self, action: str, msg: dict) -> None:
         if action == "hidden":

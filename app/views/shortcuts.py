@@ -1,12 +1,19 @@
-"""A small browser-side helper: keyboard shortcuts, the back button and page visibility.
+"""The page's helpers in the browser, which draw nothing: keyboard shortcuts, the back button, page
+visibility, the host frame, the group, and the print handout. One component for all of them (each
+component is a model, a module and a shadow root a page load pays for).
 
-It draws nothing visible. It listens on the document for Space (play / pause), ← / → (step), Home / End
-(first / last tick), for the browser's back and forward buttons (popstate), and for the page being hidden
-(so playback pauses and burns no CPU nobody watches), and sends each to Python as a message.
+It listens on the document for Space (play / pause), ← / → (step), Home / End (first / last tick), for the
+browser's back and forward buttons (popstate), and for the page being hidden (so playback pauses and burns
+no CPU nobody watches), and sends each to Python as a message.
 
 With ``?group=NAME`` it also keeps the frames of one host page on one tick: it announces each tick this
 page moves to on a BroadcastChannel of that name, and moves to the ticks the others announce (the channel
 reaches only pages of the same origin, which every frame of one site is).
+
+And it keeps the handout (``app.render.handout``) in a plain element at the top of the document, where a
+print stylesheet can show it alone (rules cannot reach into the components' shadow roots, so they hide the
+page's top-level elements instead). Its content sits in a closed shadow root with its own styles: on screen
+it is not there for anyone, readers, assistive technology or scripts looking for the page's controls.
 """
 
 from __future__ import annotations
@@ -21,12 +28,14 @@ from app.views.action_html import PlainModule, composed
 JS = Path(__file__).with_name("js")  # the components' browser code, where a linter sees it
 
 
-class Shortcuts(PlainModule):
+class Helpers(PlainModule):
     tick = param.Integer(default=0, doc="The tick on show, announced to the page's group (if any).")
     group = param.String(default="", doc="The group's name (?group=NAME), or none.")
     table = param.Dict(default=browser_table(), constant=True, doc="The keys and the tick's pattern.")
+    html = param.String(default="", doc="The print handout for the run on show.")
+    css = param.String(default="", doc="The styles the handout needs (it has its own shadow root).")
 
-    _esm = composed("shortcuts.js")
+    _esm = composed("helpers.js")
 
     def __init__(self, on_action, **params):
         super().__init__(**params)
@@ -56,16 +65,3 @@ class Presenter(PlainModule):
     palette's variables are inherited into every shadow root)."""
 
     _esm = JS / "presenter.js"
-
-
-class PrintHandout(PlainModule):
-    """What the browser prints from any view: the handout (``app.render.handout``), kept in a plain
-    element at the top of the document, where a print stylesheet can show it alone (rules cannot reach
-    into the components' shadow roots, so they hide the page's top-level elements instead). Its content
-    sits in a closed shadow root with its own styles: on screen it is not there for anyone, readers,
-    assistive technology or scripts looking for the page's controls."""
-
-    html = param.String(default="", doc="The handout for the run on show.")
-    css = param.String(default="", doc="The styles the handout needs (it has its own shadow root).")
-
-    _esm = JS / "print_handout.js"

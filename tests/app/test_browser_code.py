@@ -13,11 +13,12 @@ from panel.custom import JSComponent
 
 from app.views.action_html import SHARED, ActionHTML
 from app.views.screen import Screen
-from app.views.shortcuts import Presenter, PrintHandout, Shortcuts
+from app.views.shortcuts import Helpers, Presenter
 from tests.conftest import ROOT
 
 SCRIPTS = sorted([*(ROOT / "app" / "views" / "js").glob("*.js"), *(ROOT / "static").glob("*.js")])
 MODULES = {p for p in SCRIPTS if "export " in p.read_text(encoding="utf-8")}
+IMPORT = re.compile(r'^import \{[^}]*\} from "\./([\w-]+\.js)";\n', re.M)
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
@@ -29,25 +30,29 @@ def test_each_script_parses(script):
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize(
-    "component", [ActionHTML, Screen, Shortcuts, Presenter, PrintHandout], ids=lambda c: c.__name__
-)
+@pytest.mark.parametrize("component", [ActionHTML, Screen, Helpers, Presenter], ids=lambda c: c.__name__)
 def test_each_component_loads_its_own_file(component: type[JSComponent]):
     """Its own file, with the files it imports from beside it composed in front, each once and before what
     imports it (Panel loads a component's code as one module, which cannot import a file beside it)."""
-    own = {ActionHTML: "action_html.js", Screen: "screen.js", Shortcuts: "shortcuts.js"}.get(component)
+    own = {ActionHTML: "action_html.js", Screen: "screen.js", Helpers: "helpers.js"}.get(component)
     if own:
         path = SHARED.parent / own
         code = path.read_text(encoding="utf-8")
-        shared = SHARED.read_text(encoding="utf-8")
-        assert component._esm.startswith(shared)  # frame.js: every composed component imports it
-        assert component._esm.count("export function follow(") == 1
-        assert re.sub(r'^import \{[^}]*\} from "\./[\w-]+\.js";\n', "", code, flags=re.M) in component._esm
-        assert component._esm.endswith(code.split('.js";\n', 1)[1])
-        if 'from "./part.js"' in code:  # part.js after frame.js, which it imports
-            at = component._esm.index("export function part(")
-            assert component._esm.count("export function part(") == 1 and at > len(shared) - 1
-        assert not re.search(r"^import ", component._esm, flags=re.M)
+        module = component._esm
+        assert not re.search(r"^import ", module, flags=re.M)
+        assert module.endswith(IMPORT.sub("", code))
+
+        def check(name: str) -> int:
+            """Where the file's code starts in the module: once, after every file it imports."""
+            text = IMPORT.sub("", (SHARED.parent / name).read_text(encoding="utf-8"))
+            assert module.count(text) == 1, name
+            at = module.index(text)
+            for imported in IMPORT.findall((SHARED.parent / name).read_text(encoding="utf-8")):
+                assert check(imported) < at, (imported, name)
+            return at
+
+        check(own)
+        assert module.count("export function follow(") == 1  # frame.js, which every one of them imports
     else:
         path = Path(component._esm)
         assert path.is_file()

@@ -304,29 +304,29 @@ def test_a_figure_shows_the_links_notices_in_a_line_of_its_own(view):
 def test_the_handout_prints_the_links_notices_at_the_top():
     page = create_app("?print=1&fencing=of")
     app = page.explainer
-    for html in (_page_text(page), app.print_handout.html):
+    for html in (_page_text(page), app.helpers.html):
         top = html.split("<table", 1)[0]  # before what happened tick by tick
         assert "About this link:" in top and "&#x27;of&#x27;" in top
     app.apply_url("?print=1&fencing=off")
-    assert "About this link:" not in app.print_handout.html and "About this link:" not in _page_text(page)
+    assert "About this link:" not in app.helpers.html and "About this link:" not in _page_text(page)
 
 
 def test_a_frame_of_a_group_tells_the_moves_its_reader_made_and_none_it_was_told(app, monkeypatch):
     """Whatever the browser's timing, a tick told by another frame (clamped to a shorter chapter or not)
     is never told back, and the reader's own moves always are."""
     told_back: list[dict] = []
-    monkeypatch.setattr(app.shortcuts, "_send_msg", told_back.append)
+    monkeypatch.setattr(app.helpers, "_send_msg", told_back.append)
     app.apply_url("?group=article&preset=no-fencing")
     told_back.clear()
     end = app.state.end_tick
     for value in ("4", "5", str(end + 30)):  # the last is clamped to the chapter's end
-        app.shortcuts._handle_msg({"action": "go", "value": value, "told": True})
+        app.helpers._handle_msg({"action": "go", "value": value, "told": True})
     assert app.state.tick == end and told_back == []
-    app.shortcuts._handle_msg({"action": "back"})
-    app.shortcuts._handle_msg({"action": "go", "value": "2"})
+    app.helpers._handle_msg({"action": "back"})
+    app.helpers._handle_msg({"action": "go", "value": "2"})
     assert told_back == [{"tick": end - 1}, {"tick": 2}]
     app.apply_url("?preset=no-fencing")  # out of the group: nothing is told
-    app.shortcuts._handle_msg({"action": "go", "value": "3"})
+    app.helpers._handle_msg({"action": "go", "value": "3"})
     assert told_back == [{"tick": end - 1}, {"tick": 2}]
 
 
@@ -366,14 +366,14 @@ def test_the_keys_helper_hears_of_the_tick_only_in_a_group(app):
     """The browser's helper shares the tick with the frames of a group; outside one, a step sends it
     nothing (each message is a write to every session's browser: a class's phones are hundreds)."""
     heard: list[int] = []
-    app.shortcuts.param.watch(lambda event: heard.append(event.new), ["tick"])
+    app.helpers.param.watch(lambda event: heard.append(event.new), ["tick"])
     for tick in (5, 6, 2):
         app.state.go(tick)
     assert heard == []
     app.apply_url("?group=article&tick=4")
     app.state.go(7)
-    assert app.shortcuts.group == "article" and heard[-2:] == [4, 7]
+    assert app.helpers.group == "article" and heard[-2:] == [4, 7]
     app.apply_url("?tick=3")  # out of the group: the helper leaves it, and hears no more
     left = len(heard)
     app.state.go(8)
-    assert app.shortcuts.group == "" and len(heard) == left
+    assert app.helpers.group == "" and len(heard) == left

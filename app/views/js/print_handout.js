@@ -1,11 +1,11 @@
-// PrintHandout's browser side (app/views/shortcuts.py); Panel loads it as an ES module.
+// The print handout (Helpers, app/views/shortcuts.py): what the browser prints from any view.
 const STYLE = `
   @media screen { .print-handout { display: none !important; } }
   @media print {
     body > *:not(.print-handout) { display: none !important; }
     .print-handout { display: block !important; }
   }`;
-export function render({ model }) {
+export function printHandout(model) {
   let sheet = document.getElementById("print-handout-style");
   if (!sheet) {
     sheet = document.createElement("style");
@@ -23,7 +23,5 @@ export function render({ model }) {
   };
   show();
   model.on("html", show);
-  const el = document.createElement("span");
-  el.hidden = true;
-  return el;
+  model.on("css", show);
 }

@@ -1,10 +1,10 @@
-// Shortcuts's browser side (app/views/shortcuts.py); Panel loads it as an ES module, with frame.js in
-// front. The keys and the tick's pattern come from the link's grammar (app.url.browser_table), as the
-// light page's do.
+// What the page listens for (Helpers, app/views/shortcuts.py): the keys, the back button, the page being
+// hidden, the host frame and the group. The keys and the tick's pattern come from the link's grammar
+// (app.url.browser_table), as the light page's do.
 import { joinGroup, tellHost, watchHeight } from "./frame.js";
 
 const INTERACTIVE = "input, textarea, select, button, [contenteditable], [role=slider], [role=button], .bk-input";
-export function render({ model }) {
+export function listen(model) {
   const KEYS = model.table.keys;
   const TICK = new RegExp(model.table.tick);
   const onKey = (event) => {
@@ -58,11 +58,7 @@ export function render({ model }) {
   };
   join();
   model.on("group", join);
-  // Python says which moves are the reader's (Shortcuts.announce): only those are told.
+  // Python says which moves are the reader's (Helpers.announce): only those are told.
   model.on("msg:custom", (msg) => group && Number.isInteger(msg.tick) && group.moved(msg.tick));
   model.on("remove", () => group && group.close());
-  const el = document.createElement("span");
-  el.className = "shortcuts-ready";
-  el.hidden = true;
-  return el;
 }
