@@ -109,8 +109,8 @@ class ExplainerApp:
         if self.state.embed:
             return self._embed_layout()
         # One lesson per screen: the chapter, the player, the lead, the diagram and, beside it, the tour's
-        # question and the badges. Everything else is under the diagram, a tab away. One component
-        # (app.views.screen) draws them all: a page of eight took a fifth longer to become interactive.
+        # question and the badges. Everything else is under the diagram, a tab away. One component draws
+        # them all (app.views.screen): each component of its own made the page slower to become usable.
         self.player.keys = False  # named under "How to read the diagram": the diagram needs the height
         self.state.param.watch(self._show_tab, ["tab"])
         self._draw_tab_bar()

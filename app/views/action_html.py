@@ -31,19 +31,17 @@ def composed(name: str) -> str:
     what imports it, then its own code without those imports. Panel loads a component's code as one
     module, which cannot import a file beside it; the light page's script can, so the shared code is one
     file for both."""
-    done: list[str] = []
+    texts: dict[str, str] = {}  # each file's code without its imports, in the order the module needs
 
     def add(file: str) -> None:
         own = (JS / file).read_text(encoding="utf-8")
         for imported in _IMPORT.findall(own):
-            if imported not in done:
+            if imported not in texts:
                 add(imported)
-        done.append(file)
         texts[file] = _IMPORT.sub("", own)
 
-    texts: dict[str, str] = {}
     add(name)
-    return "\n".join(texts[file] for file in done)
+    return "\n".join(texts.values())
 
 
 class PlainModule(JSComponent):
