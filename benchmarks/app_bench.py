@@ -81,21 +81,23 @@ def page_loads(repeat: int) -> None:
             wait_for(f"http://127.0.0.1:{servers[name][1]}/{path}")
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+            def load(name: str, path: str, selector: str) -> float:
+                page = browser.new_page()
+                start = time.perf_counter()
+                page.goto(f"http://127.0.0.1:{servers[name][1]}/{path}")
+                page.locator(selector).first.wait_for(state="visible", timeout=60000)
+                took = time.perf_counter() - start
+                page.close()
+                return took
+
             # One load of each, not timed: a server's first session pays for what its process does once
             # (templates, caches), which no later reader waits for.
             for name, _, path, selector in targets:
-                page = browser.new_page()
-                page.goto(f"http://127.0.0.1:{servers[name][1]}/{path}")
-                page.locator(selector).first.wait_for(state="visible", timeout=60000)
-                page.close()
+                load(name, path, selector)
             for _ in range(repeat):
                 for name, _, path, selector in targets:
-                    page = browser.new_page()
-                    start = time.perf_counter()
-                    page.goto(f"http://127.0.0.1:{servers[name][1]}/{path}")
-                    page.locator(selector).first.wait_for(state="visible", timeout=60000)
-                    times[name].append(time.perf_counter() - start)
-                    page.close()
+                    times[name].append(load(name, path, selector))
             browser.close()
     finally:
         for process, _, log in servers.values():

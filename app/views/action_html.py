@@ -23,7 +23,7 @@ from panel.custom import JSComponent
 
 JS = Path(__file__).with_name("js")  # the components' browser code, where a linter sees it
 SHARED = JS / "frame.js"  # what every page does in the browser; static/light.js imports it too
-_IMPORT = re.compile(r'^import \{[^}]*\} from "\./([\w-]+\.js)";\n', re.M)
+IMPORT_BESIDE = re.compile(r'^import \{[^}]*\} from "\./([\w-]+\.js)";\n', re.M)  # a file beside it
 
 
 def composed(name: str) -> str:
@@ -35,10 +35,10 @@ def composed(name: str) -> str:
 
     def add(file: str) -> None:
         own = (JS / file).read_text(encoding="utf-8")
-        for imported in _IMPORT.findall(own):
+        for imported in IMPORT_BESIDE.findall(own):
             if imported not in texts:
                 add(imported)
-        texts[file] = _IMPORT.sub("", own)
+        texts[file] = IMPORT_BESIDE.sub("", own)
 
     add(name)
     return "\n".join(texts.values())

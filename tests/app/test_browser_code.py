@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from panel.custom import JSComponent
 
+from app.views.action_html import IMPORT_BESIDE as IMPORT
 from app.views.action_html import SHARED, ActionHTML
 from app.views.screen import Screen
 from app.views.shortcuts import Helpers, Presenter
@@ -18,7 +19,6 @@ from tests.conftest import ROOT
 
 SCRIPTS = sorted([*(ROOT / "app" / "views" / "js").glob("*.js"), *(ROOT / "static").glob("*.js")])
 MODULES = {p for p in SCRIPTS if "export " in p.read_text(encoding="utf-8")}
-IMPORT = re.compile(r'^import \{[^}]*\} from "\./([\w-]+\.js)";\n', re.M)
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)

@@ -1,7 +1,8 @@
 // One part of a page drawn from HTML a renderer in app.render made: ``root`` shows what ``html()`` gives,
 // again at each ``draw()``, and a control the reader uses goes to ``send`` as {action, value} (its
-// data-action, and its data-value or value). ActionHTML (app/views/action_html.py) is one part on its own;
-// Screen (app/views/screen.py) is the reader's first screen, several parts in one component.
+// data-action, and its data-value or value). ``modelPart`` draws one from a component's parameter:
+// ActionHTML (app/views/action_html.py) is one part on its own; Screen (app/views/screen.py) is the
+// reader's first screen, several parts in one component.
 import { follow, holdStill } from "./frame.js";
 
 export function part(root, html, send) {
@@ -87,4 +88,15 @@ export function part(root, html, send) {
   new ResizeObserver(() => follow(root)).observe(root);
   draw();
   return { draw, remove: () => window.removeEventListener("pointerup", release) };
+}
+
+// A part drawn from the component's parameter ``name`` (its HTML), redrawn when the parameter changes; a
+// control's action goes to Python as the component's message, with ``also`` added (a screen names the part).
+export function modelPart(model, name, className, also = {}) {
+  const root = document.createElement("div");
+  root.className = className;
+  const drawn = part(root, () => model[name], (msg) => model.send_msg({ ...msg, ...also }));
+  model.on(name, drawn.draw);
+  model.on("remove", drawn.remove);
+  return root;
 }

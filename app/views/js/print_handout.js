@@ -23,5 +23,4 @@ export function printHandout(model) {
   };
   show();
   model.on("html", show);
-  model.on("css", show);
 }

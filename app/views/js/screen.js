@@ -1,7 +1,7 @@
 // Screen's browser side (app/views/screen.py): the reader's first screen, its parts (part.js) laid out
 // as the page was, in one component. Panel loads it as an ES module, with the files it imports composed
 // in front.
-import { part } from "./part.js";
+import { modelPart } from "./part.js";
 
 export function render({ model }) {
   const div = (className, ...children) => {
@@ -10,14 +10,7 @@ export function render({ model }) {
     element.append(...children.filter(Boolean));
     return element;
   };
-  const removals = [];
-  const slot = (name) => {
-    const root = div(`action-html part-${name} ${model.classes[name] ?? ""}`.trim());
-    const drawn = part(root, () => model[name], (msg) => model.send_msg({ ...msg, part: name }));
-    model.on(name, drawn.draw);
-    removals.push(drawn.remove);
-    return root;
-  };
+  const slot = (name) => modelPart(model, name, `action-html ${model.classes[name] ?? ""}`.trim(), { part: name });
   // The header over two columns: the player and the diagram, and beside them the tour's (or a class's)
   // card and the badges; then the outcome and the tabs, whose views are Panel's (model.below).
   const screen = div(
@@ -32,6 +25,5 @@ export function render({ model }) {
     slot("tabs"),
     model.get_child("below"),
   );
-  model.on("remove", () => removals.forEach((remove) => remove()));
   return screen;
 }
