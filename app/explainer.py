@@ -59,6 +59,7 @@ class ExplainerApp:
         self.tour = TourPanel(page=page)
         self.tour_slot = pn.Column(sizing_mode="stretch_width", css_classes=["tour-slot"])
         self._present_main: pn.Column | None = None  # the presenter layout's diagram column, once built
+        self._present_menu: Header | None = None  # and its line of chapters under the diagram
         s.param.watch(self._show_tour, ["tour"])
         self._show_tour()
         # The tab bar is a WAI-ARIA tablist; a view is built the first time its tab opens, and only on the
@@ -169,11 +170,11 @@ class ExplainerApp:
             css_classes=["explainer", "student"],
         )
 
-    def _present_layout(self) -> pn.viewable.Viewable:
-        """For a projector (1280×720 and up): the chapter, the player, the timeline and the badges on one
-        screen in large type; the switches folded away beneath, every control a button or a key."""
-        self.header.compact, self.player.keys = True, False
-        self.header.outside = False  # the chapters outside the article would take a line the diagram needs
+    def _present_controls(self) -> pn.Column:
+        """Presenter mode's line under the diagram: the switches, folded, then the chapters' menu (the
+        article's only) and the tour's link. A 720 px high screen has no line to spare for them above the
+        tallest tick of a chapter."""
+        self._present_menu = Header(page=self.page, compact=True, outside=False, menu_only=True)
         # A named toggle, not a Card: its header button has no accessible name in Panel 1.10.
         show = pn.widgets.Toggle(
             name="Show the switches",
@@ -184,18 +185,27 @@ class ExplainerApp:
         )
         panel = pn.Column(self.switches, visible=False, sizing_mode="stretch_width")
         show.param.watch(lambda event: setattr(panel, "visible", event.new), "value")
-        controls = pn.Column(show, panel, sizing_mode="stretch_width")
+        line = pn.Row(show, self._present_menu, sizing_mode="stretch_width")
+        return pn.Column(line, panel, sizing_mode="stretch_width")
+
+    def _present_layout(self) -> pn.viewable.Viewable:
+        """For a projector (1280×720 and up): the player, the badges and the timeline on one screen in
+        large type; the switches and the chapters beneath, every control a button or a key."""
+        self.header.compact, self.header.chapters, self.player.keys = True, False, False
+        controls = self._present_controls()
         trace = TraceView(page=self.page, compact=True, large=True, lead=False)
         # Every word at least the root's size (24 px at 1920 wide, 18 px at 1280: presenter.js), which the
         # stylesheet's :host(.present) rules set inside each part's shadow root.
-        parts = [self.header.html, self.player.html, self.badges.html, self.tour.html, trace.diagram]
+        parts = [self.header.html, self._present_menu.html, self.player.html, self.badges.html,
+                 self.tour.html, trace.diagram]  # fmt: skip
         if self.classroom is not None:  # the class's card is the tour card's, in the room's type size
             parts += [self.classroom.card, self.classroom.join]
         for part in parts:
             part.css_classes = [*part.css_classes, "present"]
         # The drawing of a whole run is about 1,150 px wide at presenter's scale: below 1,500 px of screen
         # the badges and the tour go under it rather than squeeze it into a strip that hides t0.
-        main = self._present_main = pn.Column(self.player, trace)
+        # The switches and the chapters come right under it, before the badges' fold below 1,500 px.
+        main = self._present_main = pn.Column(self.player, trace, controls)
         self._fit_present_to_tour()
         # Beside the diagram (which writes out every event of the tick): in the tour its question first, the
         # room's point of discussion (its verdict lists the tick's events), then the badges.
@@ -207,7 +217,6 @@ class ExplainerApp:
             Presenter(),
             self.header,
             pn.FlexBox(main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width"),
-            controls,
             sizing_mode="stretch_width",
             css_classes=["explainer", "present"],
         )
@@ -270,13 +279,13 @@ class ExplainerApp:
     def _fit_present_to_tour(self) -> None:
         """The presenter's diagram column is a whole run's width, except in the tour: then the question
         and its answers stand beside it on one screen of a 1280×720 projector too (the diagram's strip
-        scrolls sideways and keeps the asked tick in view), the chapter menu's line goes (the step chose
+        scrolls sideways and keeps the asked tick in view), the chapters' menu goes (the step chose
         the chapter) and the badges move to the player's line (the side column is the question's). A
         class's card stands beside the diagram in or out of the tour."""
         tour = bool(self.state.tour)
         beside = tour or self.classroom is not None
         self._present_main.styles = {"flex": f"1 1 {560 if beside else 1150}px", "min-width": "400px"}
-        self.header.chapters, self.player.badges_always = not tour, beside
+        self._present_menu.chapters, self.player.badges_always = not tour, beside
         self.badges.visible = not beside  # on the player's line, not a second time in the side column
 
     def _on_tab(self, action: str, value: str) -> None:

@@ -160,12 +160,18 @@ class PageModel(param.Parameterized):
     # --- what the page shows -------------------------------------------------------------------------
 
     def header_html(
-        self, compact: bool = False, chapters: bool = True, editable: bool = True, outside: bool = True
+        self,
+        compact: bool = False,
+        chapters: bool = True,
+        editable: bool = True,
+        outside: bool = True,
+        menu_only: bool = False,
     ) -> str:
         """The title (with its one sentence unless compact), what was wrong with the link, the chapters'
         menu (a compact header keeps it only if ``chapters``; those outside the article only if
         ``outside``) with the link into the tour, and a note when the run is not on the article's
-        schedule (outside the tour)."""
+        schedule (outside the tour). ``menu_only``: the menu and the link alone (presenter mode's line
+        under the diagram)."""
         s = self.state
         if compact:
             title = f'<h1 class="compact">{escape(heading("page-title"))}</h1>'
@@ -176,10 +182,13 @@ class PageModel(param.Parameterized):
         # In the tour the step's card says what run it set up, and a way back to the article's schedule
         # would undo the step under its question: no note.
         schedule = s.schedule().words() if s.schedule_changes() and not s.tour else None
-        offer_tour = bool(shown) and not s.tour
-        return header_html(
-            title, s.notices, shown, s.preset_name(), schedule, editable, OUTSIDE_ARTICLE, offer_tour
-        )
+        # The tour in the same layout: a projector's tour asks in the room's type.
+        tour = ("?present=1&tour=1" if s.present else "?tour=1") if shown and not s.tour else ""
+        if menu_only:
+            title, notices, schedule = "", [], None  # the header above says them
+        else:
+            notices = s.notices
+        return header_html(title, notices, shown, s.preset_name(), schedule, editable, OUTSIDE_ARTICLE, tour)
 
     def lead_html(self) -> str:
         """The sentence between the player and the diagram: what the reader's last switch changed, while

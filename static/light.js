@@ -67,8 +67,13 @@ if (FIGURES.includes(view)) {
   root.classList.add(`figure-${view}`);
   if (view === "lifecycles") root.querySelector("details.fold[data-in~=lifecycles]").open = true;
 }
-// ?present=1: a projector's layout (site.css): large type, the lesson alone, the folds out of the way.
-if (query.get("present") === "1") root.classList.add("present");
+// ?present=1: a projector's layout (site.css): large type, the lesson alone, the folds out of the way. The
+// chapters' line goes under the diagram, as in the served presenter mode: a 720 px high screen has no
+// line to spare above a chapter's tallest tick.
+if (query.get("present") === "1") {
+  root.classList.add("present");
+  root.querySelector("#part-figure").after(root.querySelector("#part-header"));
+}
 const pageFlags = () => PAGE_FLAGS.filter((k) => query.has(k)).map((k) => `&${k}=${encodeURIComponent(query.get(k))}`).join("");
 const groupName = query.get("group") || "";
 const group = GROUP.test(groupName) ? joinGroup(groupName, {

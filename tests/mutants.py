@@ -190,8 +190,8 @@ MUTANTS = (
     Mutant(
         "diagram-rows-overlap-by-their-pad",
         "app/render/diagram.py",
-        "        y += PAD + LINE * lines[lane]",
-        "        y += LINE * lines[lane]",
+        "        y += height[lane]",
+        "        y += height[lane] - pad",
     ),
     # The graph explorer: a clone that forgets, a merge that loses schedules, a fork never taken.
     Mutant(

@@ -263,15 +263,15 @@ def header_html(
     schedule_words: str | None,
     editable: bool = True,
     beyond: tuple[str, ...] = (),
-    offer_tour: bool = False,
+    tour_href: str = "",
 ) -> str:
     """The top of the page after its ``title`` (HTML): what was wrong with the link, the chapters as one
-    menu (none: no menu; those in ``beyond`` in a group of their own), the link into the tour (if
-    ``offer_tour``), and a note when the run is not on the article's schedule (``schedule_words``;
+    menu (none: no menu; those in ``beyond`` in a group of their own), the link into the tour (to
+    ``tour_href``, if any), and a note when the run is not on the article's schedule (``schedule_words``;
     ``editable`` offers the Explore view). The chapter's words are the lead's (``lead_html``): they share
     its place of fixed height, so nothing under them moves."""
     menu = chapters_html(chapters, preset, beyond) if chapters else ""
-    tour = '<a class="tour-link" href="?tour=1">Take the guided tour</a>' if offer_tour else ""
+    tour = f'<a class="tour-link" href="{escape(tour_href)}">Take the guided tour</a>' if tour_href else ""
     line = f'<div class="chapter-line">{menu}{tour}</div>' if menu or tour else ""
     note = schedule_note_html(schedule_words, editable) if schedule_words else ""
     return title + notice_html(notices) + line + note

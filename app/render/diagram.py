@@ -75,6 +75,12 @@ SEND = {
 # Geometry, in px: a past tick's column, a line of text, a row's padding, the top margin, generous widths
 # of a character (plain, bold) and of a mark before its words.
 PAST, LINE, PAD, TOP, CHAR, BOLD, SMALL, MARK_WIDTH = 26, 15, 1, 12, 6.8, 8.0, 6.3, 17
+# Presenter mode (``large``) writes a row's name and what it holds on one line and sets the lines closer,
+# so the tallest tick of every chapter fits a 1280x720 projector at 18 px; a row of one line is still
+# 16 units, 24 px there: a target as large as a finger's (WCAG 2.5.8).
+LARGE_LINE, LARGE_PAD = 14, 2
+# Its past ticks a little narrower, so a whole run beside the badges stays one screen wide at 1920.
+LARGE_PAST = 24
 WRAP = 32  # characters a line of the current column holds
 
 
@@ -352,10 +358,13 @@ class Layout:
     items: list[Item]  # the current tick's lines
     messages: list[tuple[str, str]]  # and its messages
     attempts: dict[str, int]  # the attempts' rows, by number
+    line: float = LINE  # the distance between two lines of a row
+    pad: float = PAD  # a row's room beyond its lines
+    past: float = PAST  # a past or future tick's column
 
     def x(self, t: int, tick: int) -> float:
         """The left edge of tick ``t``'s column when ``tick`` is the current one."""
-        return self.name_width + PAST * t + (self.wide - PAST if t > tick else 0)
+        return self.name_width + self.past * t + (self.wide - self.past if t > tick else 0)
 
 
 @dataclass(frozen=True)
@@ -372,6 +381,7 @@ class Run:
     journal: list[list[Item]]  # each tick's journal lines (``journal_items``)
     most_messages: int
     names: int  # the longest row name or holding of any tick
+    names_inline: int  # the longest row name and holding on one line (presenter mode's), of any tick
     holds: dict[str, bool]  # whether each row says what it holds at some tick (``_holds``)
     widest: dict[bool, int] = field(default_factory=dict)  # ``longest`` by ``large``, once asked
     captions: dict[int, str] = field(default_factory=dict)  # ``caption``, once asked
@@ -422,6 +432,12 @@ def run_of(trace: dict) -> Run:
         journal=journal,
         most_messages=max(len(messages) for _, messages in events),
         names=max(len(w) for f in trace["ticks"] for lane in lanes for w in lane_name(lane, f, attempts)),
+        names_inline=max(  # the journal's row only where presenter mode shows it
+            len(" ".join(w for w in lane_name(lane, f, attempts) if w))
+            for f in trace["ticks"]
+            for lane in lanes
+            if lane != JOURNAL or _plans(f)
+        ),
         holds=_holds(trace, lanes, attempts),
     )
     if len(_RUNS) >= 16:
@@ -436,7 +452,8 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
     never moves a tick sideways. An attempt's row is there from its admission on. With ``beside`` (the
     run a reader is comparing with), each row is as tall as either run needs at this tick, so flipping a
     switch back and forth does not move the rows under the pointer. ``large`` (presenter mode, one screen
-    of a projector) keeps two lines a row, and the journal's row only where a successor plans from it."""
+    of a projector) keeps one line a row (its name and what it holds side by side), sets lines closer,
+    and keeps the journal's row only where a successor plans from it."""
     run = run_of(trace)
     lanes, attempts = run.lanes, run.attempts
     lines = _least_lines(run, large)
@@ -453,17 +470,23 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
     lanes = [lane for lane in lanes if lane not in attempts or attempts[lane] in admitted]
     if large and not _plans(trace["ticks"][tick]):
         lanes.remove(JOURNAL)
+    line, pad, past = (LARGE_LINE, LARGE_PAD, LARGE_PAST) if large else (LINE, PAD, PAST)
+    height = {lane: pad + line * lines[lane] for lane in lanes}
     top, y = {}, TOP
     for lane in lanes:
         top[lane] = y
-        y += PAD + LINE * lines[lane]
-    height = {lane: PAD + LINE * lines[lane] for lane in lanes}
+        y += height[lane]
     gutter = 10 + 9 * run.most_messages
     wide = gutter + MARK_WIDTH + CHAR * run.longest(large) + 4  # CHAR is generous: the words end short of it
-    name_width = math.ceil(max(BOLD * run.names, SMALL * max(map(len, row_switch_lines())))) + 18
-    width = name_width + PAST * trace["end_tick"] + wide + 6
+    if large:  # one line a row, and no switch's value under it (its tooltip says it)
+        name_width = math.ceil(BOLD * run.names_inline) + 18
+    else:
+        name_width = math.ceil(max(BOLD * run.names, SMALL * max(map(len, row_switch_lines())))) + 18
+    width = name_width + past * trace["end_tick"] + wide + 6
     keys, broken = run.keys, run.broken
-    return Layout(lanes, top, height, name_width, wide, gutter, width, y, keys, broken, *now, attempts)
+    return Layout(
+        lanes, top, height, name_width, wide, gutter, width, y, keys, broken, *now, attempts, line, pad, past
+    )
 
 
 def _holds(trace: dict, lanes: list[str], attempts: dict[str, int]) -> dict[str, bool]:
@@ -477,8 +500,11 @@ def _holds(trace: dict, lanes: list[str], attempts: dict[str, int]) -> dict[str,
 def _least_lines(run: Run, large: bool) -> dict[str, int]:
     """The lines each row has at least: its name and what it holds, and a row switch's value as a third
     line under what the row holds (the report's version, a token, the epoch, the journal's count), or as
-    the second where it holds nothing; presenter mode (``large``) keeps the value in its tooltip."""
-    return {lane: 3 if lane in ROW_SWITCH and run.holds[lane] and not large else 2 for lane in run.lanes}
+    the second where it holds nothing; presenter mode (``large``) has one line, its name and what it holds
+    side by side, and keeps the value in its tooltip."""
+    if large:
+        return dict.fromkeys(run.lanes, 1)
+    return {lane: 3 if lane in ROW_SWITCH and run.holds[lane] else 2 for lane in run.lanes}
 
 
 SYMBOL = {mark: (symbol, css) for mark, symbol, css in MARKS}
@@ -524,7 +550,7 @@ def diagram_svg(
     ]
     return (
         f'<div class="diagram-rows{" large" if large else ""}">{"".join(names)}</svg>'
-        f'<div class="diagram-scroll follow-now" data-column="{PAST}" tabindex="0" role="region" '
+        f'<div class="diagram-scroll follow-now" data-column="{at.past}" tabindex="0" role="region" '
         'aria-label="Ticks t0 to '
         f't{trace["end_tick"]}{"" if toggles else ", the run before your change"}">{"".join(ticks)}</svg>'
         "</div></div>"
@@ -582,6 +608,9 @@ def _rows(at: Layout, frame: dict, switches: dict[str, str] | None, large: bool 
         shown = (("lane", name, 0), ("holds", holds, 1), ("row-value", value, 2 if holds else 1))
         lines = " ".join(
             f'<tspan class="{css}" x="{x:.1f}" y="{_line_y(at, lane, line):.1f}">{escape(words)}</tspan>'
+            # Presenter mode's one line: what the row holds follows its name, the two ending at x.
+            if not (large and line)
+            else f'<tspan class="{css}">{escape(words)}</tspan>'
             for css, words, line in shown
             if words
         )
@@ -617,7 +646,7 @@ def _axis(at: Layout, end: int, tick: int, parts_at: int | None = None) -> list[
     name marked ("t8 ≠"), so the place is not told by colour alone."""
     out = []
     for t in range(end + 1):
-        x = at.x(t, tick) + (PAST / 2 if t != tick else 12)
+        x = at.x(t, tick) + (at.past / 2 if t != tick else 12)
         css = "tick now-tick" if t == tick else ("tick later" if t > tick else "tick")
         anchor = "start" if t == tick else "middle"
         name = f"t{t}"
@@ -637,14 +666,14 @@ def _axis(at: Layout, end: int, tick: int, parts_at: int | None = None) -> list[
 
 def _line_y(at: Layout, lane: str, line: int) -> float:
     """The baseline of a row's ``line``-th line of text."""
-    return at.top[lane] + PAD / 2 + LINE * line + 12
+    return at.top[lane] + at.pad / 2 + at.line * line + 12
 
 
 def _past(at: Layout, trace: dict, tick: int) -> list[str]:
     """The ticks before ``tick``: a mark per cell (its events in its tooltip) and a thin line per message."""
     out = []
     for frame in trace["ticks"][:tick]:
-        x = at.x(frame["tick"], tick) + PAST / 2
+        x = at.x(frame["tick"], tick) + at.past / 2
         pairs = {(e["lane"], receiver(e)) for e in frame["events"] if receiver(e) != e["lane"]}
         for source, target in sorted(pairs):
             if source not in at.top or target not in at.top:
@@ -657,7 +686,7 @@ def _past(at: Layout, trace: dict, tick: int) -> list[str]:
         if lane not in at.top:
             continue
         symbol, css = SYMBOL[mark]
-        x, y = at.x(t, tick) + PAST / 2, _line_y(at, lane, 0)
+        x, y = at.x(t, tick) + at.past / 2, _line_y(at, lane, 0)
         said = f"t{t}, {lane_name(lane, trace['ticks'][t], at.attempts)[0]}: {'; '.join(lines)}"
         # A cell where several things happened says how many beside its mark (the tooltip lists them).
         more = f'<tspan class="count" dx="1" dy="-5">{len(lines)}</tspan>' if len(lines) > 1 else ""
@@ -685,7 +714,7 @@ def _ghost(at: Layout, trace: dict, before: dict, tick: int) -> list[str]:
             or now.get((t, lane), ("", []))[1] == was.get((t, lane), ("", []))[1]
         ):
             continue
-        x, width = at.x(t, tick), (at.wide if t == tick else PAST)
+        x, width = at.x(t, tick), (at.wide if t == tick else at.past)
         said = "; ".join(was.get((t, lane), ("", []))[1]) or "nothing"
         out.append(
             f'<rect class="changed-cell" x="{x + 1:.1f}" y="{at.top[lane] + 1:.1f}" width="{width - 2:.1f}" '
@@ -695,7 +724,7 @@ def _ghost(at: Layout, trace: dict, before: dict, tick: int) -> list[str]:
         if t < tick and (t, lane) in was:
             symbol, css = SYMBOL[was[(t, lane)][0]]
             out.append(
-                f'<text class="mark ghost {css}" x="{x + PAST / 2:.1f}" y="{_line_y(at, lane, 1):.1f}" '
+                f'<text class="mark ghost {css}" x="{x + at.past / 2:.1f}" y="{_line_y(at, lane, 1):.1f}" '
                 f'text-anchor="middle" aria-hidden="true">{symbol}</text>'
             )
     return out

@@ -42,16 +42,21 @@ class Header(PageView):
         default=True,
         doc="The chapters outside the article too (a projector's screen has no line to spare for them).",
     )
+    menu_only = param.Boolean(
+        default=False, doc="The chapters' menu and the tour's link alone (presenter mode, under the diagram)."
+    )
 
     def __init__(self, **params):
         super().__init__(**params)
         self.html = ActionHTML(self._act, sizing_mode="stretch_width", css_classes=["header"])
         self.state.param.watch(self._redraw, [*ALL_SETTINGS, *SCHEDULE_IDS, "notices", "tour"])
-        self.param.watch(self._redraw, ["compact", "chapters", "outside"])
+        self.param.watch(self._redraw, ["compact", "chapters", "outside", "menu_only"])
         self._redraw()
 
     def _redraw(self, *events) -> None:
-        self.html.html = self.page.header_html(self.compact, self.chapters, outside=self.outside)
+        self.html.html = self.page.header_html(
+            self.compact, self.chapters, outside=self.outside, menu_only=self.menu_only
+        )
 
     def _act(self, action: str, value: str) -> None:
         self.page.act(action, value, "header")

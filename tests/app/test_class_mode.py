@@ -104,7 +104,7 @@ def test_the_teacher_moves_through_the_tour_from_the_class_card(fresh_classes):
     teacher = _teacher("?class=new&present=1")
     assert 'data-action="step" data-value="1"' in teacher.classroom.card.html  # start the tour
     # Beside the diagram on the projector, as the tour's card is, and the chapters' menu stays.
-    assert teacher._present_main.styles["flex"] == "1 1 560px" and teacher.header.chapters
+    assert teacher._present_main.styles["flex"] == "1 1 560px" and teacher._present_menu.chapters
     teacher.classroom._act("step", "1")
     teacher.classroom._act("step", "2")
     assert teacher.state.tour == 2 and "Step 2." in teacher.classroom.card.html

@@ -158,7 +158,8 @@ def test_the_reader_s_lists_say_no_hex_ids():
 
 
 def _chapter_layouts():
-    """Every tick of every chapter, and of a run on another schedule: (what, trace, tick, layout)."""
+    """Every tick of every chapter, and of a run on another schedule, as a page and as presenter mode
+    draws it: (what, trace, tick, layout, large)."""
     from app.render.diagram import layout_of
     from app.state import PRESETS, ReaderState
 
@@ -169,39 +170,67 @@ def _chapter_layouts():
         state = ReaderState()
         state.apply_query(query)
         for tick in range(state.end_tick + 1):
-            yield f"{query} t{tick}", state.trace, tick, layout_of(state.trace, tick)
+            for large in (False, True):
+                yield (
+                    f"{query} t{tick}{' large' * large}",
+                    state.trace,
+                    tick,
+                    layout_of(state.trace, tick, large=large),
+                    large,
+                )
 
 
 def test_the_diagrams_rows_stack_without_overlap_and_hold_their_lines():
-    from app.render.diagram import LINE, PAD, TOP
+    from app.render.diagram import TOP
 
-    for what, _, _, at in _chapter_layouts():
+    for what, _, _, at, large in _chapter_layouts():
         assert at.top[at.lanes[0]] == TOP, what
         for upper, lower in zip(at.lanes, at.lanes[1:], strict=False):
             assert at.top[upper] + at.height[upper] <= at.top[lower], (what, upper, lower)
         for lane in at.lanes:
             held = sum(len(item.lines) for item in at.items if item.lane == lane)
-            assert PAD + LINE * max(2, held) <= at.height[lane], (what, lane)
+            # Presenter mode: its name and what it holds on one line, and a row at least 24 px high at
+            # 1280 wide (16 units at its zoom of 1.5), a finger's target.
+            assert at.pad + at.line * max(1 if large else 2, held) <= at.height[lane], (what, lane)
+            assert not large or at.height[lane] >= 16, (what, lane)
         assert at.bottom >= at.top[at.lanes[-1]] + at.height[at.lanes[-1]], what
 
 
 def test_the_current_column_holds_its_words_and_the_columns_never_overlap():
-    from app.render.diagram import BOLD, CHAR, MARK_WIDTH, PAST, lane_name
+    from app.render.diagram import BOLD, CHAR, MARK_WIDTH, lane_name
 
-    for what, trace, tick, at in _chapter_layouts():
+    for what, trace, tick, at, large in _chapter_layouts():
         for item in at.items:
             for line in item.lines:
                 assert at.gutter + MARK_WIDTH + CHAR * len(line) <= at.wide, (what, line)
         lefts = [at.x(t, tick) for t in range(trace["end_tick"] + 1)]
         assert lefts[0] == at.name_width, what
         for t, (left, right) in enumerate(zip(lefts, lefts[1:], strict=False)):
-            assert right - left == (at.wide if t == tick else PAST), (what, t)
-        assert lefts[-1] + (at.wide if tick == trace["end_tick"] else PAST) <= at.width, what
-        assert CHAR * len(f"t{trace['end_tick']}") < PAST, "a past tick's label fits its column"
+            assert right - left == (at.wide if t == tick else at.past), (what, t)
+        assert lefts[-1] + (at.wide if tick == trace["end_tick"] else at.past) <= at.width, what
+        assert CHAR * len(f"t{trace['end_tick']}") < at.past, "a past tick's label fits its column"
         frame = trace["ticks"][tick]
         for lane in at.lanes:
             named = lane_name(lane, frame, at.attempts)
+            if large:  # one line: the name, a space, what the row holds
+                named = (" ".join(w for w in named if w),)
             assert all(BOLD * len(words) <= at.name_width for words in named), (what, lane)
+
+
+def test_presenter_mode_writes_a_rows_name_and_what_it_holds_on_one_line():
+    from app.render.diagram import diagram_svg
+
+    trace = chapter("main")
+    for large in (False, True):
+        names = diagram_svg(trace, 8, large=large).split('<div class="diagram-scroll')[0]
+        # The stores' name and its epoch: on a line each on a page, side by side on a projector.
+        lane = re.search(r'<tspan class="lane" x="[\d.]+" y="([\d.]+)">stores</tspan>', names)
+        holds = re.search(r'<tspan class="holds"( x="[\d.]+" y="([\d.]+)")?>epoch 42</tspan>', names)
+        assert lane and holds, names
+        if large:
+            assert holds.group(1) is None  # it follows the name, on the name's line
+        else:
+            assert float(holds.group(2)) > float(lane.group(1))
 
 
 def test_the_diagrams_words_come_from_the_events_data_not_their_text():

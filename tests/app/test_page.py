@@ -179,6 +179,19 @@ def test_the_header_parts_each_layout_shows():
     assert 'data-action="edit-schedule"' not in page.header_html(editable=False)
 
 
+def test_presenter_mode_s_line_of_chapters_under_the_diagram_is_the_menu_and_the_tour_alone():
+    """The line under presenter mode's diagram: the chapters and the link into the tour, which stays in
+    presenter mode; the title, the link's notices and the schedule's note stay in the header above."""
+    page = page_at("?preset=main&present=1&silent_at=s2&speed=fast")
+    assert page.state.notices and page.state.schedule_changes()
+    line = page.header_html(compact=True, outside=False, menu_only=True)
+    assert 'data-action="preset"' in line and 'href="?present=1&amp;tour=1"' in line
+    assert "<h1" not in line and "notice" not in line and "schedule-note" not in line
+    above = page.header_html(compact=True, chapters=False)
+    assert "<h1" in above and "notice" in above and 'data-action="preset"' not in above
+    assert 'href="?tour=1"' in page_at("?preset=main").header_html()  # a reader's page: the reader's tour
+
+
 def test_the_player_parts_each_layout_shows():
     page = page_at(tick=3)
     figure, full = page.player_html(figure=True), page.player_html()

@@ -329,8 +329,8 @@ def test_presenter_mode_reads_from_the_back_of_the_room(explainer, width, height
         page.screenshot(path=str(ARTIFACTS / f"presenter-{width}x{height}-{query[1:].replace('&', '-')}.png"))
     explainer.open("?preset=main&present=1&tick=14")
     page.locator("svg.diagram text.tick").first.wait_for(timeout=30000)
-    page.locator("svg.diagram text.now-tick").scroll_into_view_if_needed()
     page.wait_for_timeout(500)
+    assert page.evaluate("scrollY") == 0  # on the first screen, not scrolled to
     seen = page.evaluate(TICK_LABELS)
     end = run(Switches.from_mapping(PRESETS["main"])).end_tick
     assert [label["text"] for label in seen["labels"]] == [f"t{t}" for t in range(end + 1)]
@@ -344,6 +344,49 @@ def test_presenter_mode_reads_from_the_back_of_the_room(explainer, width, height
             and -0.5 <= label["top"]
             and label["bottom"] <= height + 0.5
         ), label
+
+
+def test_presenter_mode_shows_every_chapter_s_whole_diagram_on_one_1280x720_screen(explainer):
+    """At each chapter's tallest tick as presenter mode draws it, every row and the tick axis are on the
+    first screen of a 1280x720 projector, and nothing sits over them (issue 44: at 30 ticks the axis was
+    up to 164 px under the screen)."""
+    from app.render.diagram import layout_of
+
+    page = explainer.page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    for name in PRESETS:
+        trace = run_trace(name)
+        tallest = max(range(trace["end_tick"] + 1), key=lambda t: layout_of(trace, t, large=True).bottom)
+        explainer.open(f"?preset={name}&present=1&tick={tallest}")
+        page.locator("svg.diagram text.now-tick").first.wait_for(timeout=30000)
+        page.wait_for_timeout(300)
+        seen = page.evaluate(WHOLE_DIAGRAM)
+        assert seen["now"] == f"t{tallest}" and seen["scrolled"] == 0, (name, seen)
+        assert seen["rows"] <= 720 and seen["axis"] <= 720, (name, tallest, seen)
+        assert seen["top"] >= seen["badges"], (name, seen)  # under the badges, not over them
+        if name == "superseded":  # the tallest of all
+            page.screenshot(path=str(ARTIFACTS / f"presenter-1280x720-{name}-t{tallest}.png"))
+
+
+def run_trace(name: str) -> dict:
+    from model import trace_dict
+
+    return trace_dict(run(Switches.from_mapping(PRESETS[name])))
+
+
+#: The bottom edges of presenter mode's rows and tick axis, the top of its diagram and the badges' bottom.
+WHOLE_DIAGRAM = (
+    f"""() => {{ {EVERY_ROOT}"""
+    + """
+  const edge = (selector, side) => Math.max(...deepAll(selector).map((e) => e.getBoundingClientRect()[side]));
+  return {
+    rows: edge("svg.diagram-names", "bottom"), axis: edge("svg.diagram text.tick", "bottom"),
+    top: Math.min(...deepAll("svg.diagram-names").map((e) => e.getBoundingClientRect().top)),
+    badges: edge(".badge-strip li", "bottom"), scrolled: scrollY,
+    now: deepAll("svg.diagram text.now-tick")[0].textContent,
+  };
+}"""
+)
 
 
 #: The bottom edge of each thing a presenter's room must see on the first screen of the tour.

@@ -823,6 +823,22 @@ def test_present_1_on_the_light_page_fits_a_projector(offline_page, site_url, wi
     assert page.inner_html("#part-figure") == first
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"light-present-{width}x{height}.png"))
+    # Every chapter's tallest tick as presenter mode draws it: every row and the axis on the first screen
+    # (issue 44: the superseded chapter's t13 ran 164 px under a 1280x720 screen).
+    from app.render.diagram import layout_of
+
+    for name in PRESETS:
+        trace = trace_dict(run(Switches.from_mapping(PRESETS[name])))
+        tallest = max(range(trace["end_tick"] + 1), key=lambda t: layout_of(trace, t, large=True).bottom)
+        page.goto(f"{site_url}/index.html?present=1&preset={name}&tick={tallest}")
+        expect(page.locator("#part-figure svg.diagram text.now-tick")).to_have_text(
+            f"t{tallest}", timeout=5000
+        )
+        bottoms = page.evaluate(
+            "['svg.diagram text.tick', 'svg.diagram-names'].map((s) => Math.max(...[...document"
+            ".querySelectorAll(`#part-figure ${s}`)].map((e) => e.getBoundingClientRect().bottom)))"
+        )
+        assert max(bottoms) <= height and page.evaluate("scrollY") == 0, (name, tallest, bottoms)
 
 
 @pytest.mark.browser
