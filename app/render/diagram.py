@@ -298,7 +298,7 @@ def lane_name(lane: str, frame: dict, attempts: dict[str, int]) -> tuple[str, st
         records = frame["records"]["journal"]
         hashed = all(r.get("input_hash") for r in records)
         holds = sections("diagram")["journal holds" if hashed else "journal holds unhashed"]
-        return JOURNAL, holds.format(n=len(records)) if records else ""
+        return JOURNAL, holds.format(n=len(records), s="" if len(records) == 1 else "s") if records else ""
     if number := attempts.get(lane):
         return attempt_name(number), _token_of(number, frame)
     if lane == "feed":  # a feed that forgets keys (beyond the article) says how many it no longer has

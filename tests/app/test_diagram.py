@@ -233,6 +233,14 @@ def test_presenter_mode_writes_a_rows_name_and_what_it_holds_on_one_line():
             assert float(holds.group(2)) > float(lane.group(1))
 
 
+def test_the_journal_row_counts_its_records_in_words():
+    from app.render.diagram import JOURNAL, lane_name
+
+    frames = chapter("main")["ticks"]
+    said = {len(f["records"]["journal"]): lane_name(JOURNAL, f, {})[1] for f in frames}
+    assert said[1] == "1 record" and said[2] == "2 records", said
+
+
 def test_the_diagrams_words_come_from_the_events_data_not_their_text():
     """The model's sentences are for the command line; the page writes its own from the event's fields
     (its attempt, step, reason, what it carried). Scrambling every event's text changes no line of the
