@@ -101,6 +101,22 @@ const say = (words, tone = "", seconds = 0) => {
   if (words && seconds) unsay = setTimeout(() => say(""), seconds * 1000);
 };
 
+// A part in a closed fold (the lifecycles, the records, the switches) is painted when its fold opens:
+// a switch paints what is on show first (the folds' HTML was half of what a switch sent).
+const folded = new Map(); // a part's name -> its HTML, not painted yet
+const paintPart = (slot, name, html) => {
+  slot.innerHTML = html;
+  shown.set(name, html);
+  folded.delete(name);
+};
+root.addEventListener("toggle", (event) => { // a fold's toggle does not bubble: caught on its way down
+  if (!event.target.open) return;
+  for (const [name, html] of folded) {
+    const slot = document.getElementById(`part-${name}`);
+    if (event.target.contains(slot)) paintPart(slot, name, html);
+  }
+}, true);
+
 // ``told``: what another frame did (not told back); ``opening``: the page's own link, first painted,
 // which is no move of its reader (a frame opened later would pull its group back to its link's tick).
 function paint(parts, { told = false, opening = false } = {}) {
@@ -109,10 +125,11 @@ function paint(parts, { told = false, opening = false } = {}) {
     ? document.activeElement.dataset.key : null;
   for (const name of PARTS) {
     const slot = document.getElementById(`part-${name}`);
-    if (slot && typeof parts[name] === "string" && shown.get(name) !== parts[name]) {
-      slot.innerHTML = parts[name]; // only a part that changed is painted again
-      shown.set(name, parts[name]);
-    }
+    if (!slot || typeof parts[name] !== "string") continue;
+    // Only a part that changed is painted again, and one in a closed fold once it opens.
+    if (shown.get(name) === parts[name]) folded.delete(name);
+    else if (slot.closest("details:not([open])")) folded.set(name, parts[name]);
+    else paintPart(slot, name, parts[name]);
   }
   if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
   requestAnimationFrame(() => follow(root));

@@ -684,6 +684,38 @@ def test_a_row_name_clicked_twice_at_one_spot_on_the_light_page_flips_one_switch
 
 
 @pytest.mark.browser
+def test_a_closed_fold_shows_the_run_on_show_when_it_opens(offline_page, site_url):
+    """A part in a closed fold (here the records) is painted when the fold opens, so a switch paints what
+    is on show first: opened, it is the run on show, however the reader switched while it was closed
+    (there and back again too)."""
+    page = offline_page
+    page.goto(f"{site_url}/index.html?preset=main&tick=8")
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    fold = page.locator("details.fold:has(#part-records)")
+    journal = page.locator("#part-records").get_by_text(re.compile(r"^Journal \(\d+\)$"))
+    row = page.locator("#part-figure g.row-switch[data-key='row-stores']")
+
+    def flip(fencing: str) -> None:
+        painted = page.evaluate("document.getElementById('light').dataset.painted")
+        row.click()
+        page.wait_for_function(f"document.getElementById('light').dataset.painted !== '{painted}'")
+        assert ("fencing=off" in page.url) == (fencing == "off"), page.url
+
+    fold.locator("summary").click()
+    expect(journal).to_have_text("Journal (5)")  # fencing on: #1's write at t8 refused
+    fold.locator("summary").click()
+    flip("off")
+    flip("on")  # back while the fold was closed: the fencing-off records never show
+    fold.locator("summary").click()
+    expect(journal).to_have_text("Journal (5)")
+    fold.locator("summary").click()
+    flip("off")
+    assert fold.get_attribute("open") is None
+    fold.locator("summary").click()
+    expect(journal).to_have_text("Journal (6)")  # fencing off: the stale write is journaled
+
+
+@pytest.mark.browser
 def test_every_control_of_the_light_page_on_a_phone_is_at_least_24_px_tall(offline_page, site_url):
     page = offline_page
     page.set_viewport_size({"width": 390, "height": 800})
