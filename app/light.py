@@ -17,9 +17,12 @@ import json
 from app.content import caption_html
 from app.page import PageModel
 from app.render.before_after import change_words
-from app.render.diagram import how_to_read_html
+from app.render.diagram import ROW_SWITCH, how_to_read_html, row_switch_next
+from app.render.diagram import prepare as prepare_drawing
 from app.render.explore import against_html, wider_result_html
+from app.state import is_made, made_run
 from app.url import GROUP_NAME
+from model import Switches
 from model.explore import PROTECTIONS, explore_setting, parse_protections, schedule_list, space_with
 from model.switches import SwitchError
 
@@ -172,6 +175,23 @@ def warm() -> None:
         page.act("set", value, "figure")
         page.parts()
         page.change_words(before)
+
+
+def prepare(key: str) -> bool:
+    """Make one run a click on a row of ``key``'s diagram would ask for, while the reader reads: the first
+    row whose run is not made yet (``made_run`` keeps the last 32). True if one was made (the worker asks
+    again after anything waiting), False once every row's run is there or the page is gone. A click then
+    draws a run already made: in the browser a new run was most of a first switch's time."""
+    page = _pages.get(key)
+    if page is None:
+        return False
+    s = page.state
+    for setting in ROW_SWITCH.values():
+        switches = Switches.from_mapping({**s.values(), setting: row_switch_next(setting, s.values())})
+        if not is_made(switches, s.schedule_for(switches)):
+            prepare_drawing(made_run(switches, s.schedule_for(switches))[0], large=s.present)
+            return True
+    return False
 
 
 def close(key: str) -> None:

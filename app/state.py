@@ -42,6 +42,11 @@ from model.switches import ALL_SETTINGS, SETTINGS, allowed_values
 _MADE: dict[tuple[Switches, Schedule], tuple[dict, dict]] = {}
 
 
+def is_made(switches: Switches, schedule: Schedule) -> bool:
+    """Whether ``made_run`` holds this run already."""
+    return (switches, schedule) in _MADE
+
+
 def made_run(switches: Switches, schedule: Schedule) -> tuple[dict, dict]:
     """The run's trace and outcome (``trace_dict``, ``Outcome.to_dict``), made once of the last 32."""
     made = _MADE.pop((switches, schedule), None)
@@ -135,7 +140,12 @@ class ReaderState(_Settings):
 
     def schedule(self) -> Schedule:
         """The run's schedule: the switches' own, with the reader's overrides."""
-        return Schedule.of(self.switches()).with_values(self.schedule_overrides())
+        return self.schedule_for(self.switches())
+
+    def schedule_for(self, switches: Switches) -> Schedule:
+        """The schedule a run of ``switches`` has here (after a switch, say): theirs, with the reader's
+        overrides."""
+        return Schedule.of(switches).with_values(self.schedule_overrides())
 
     def schedule_changes(self) -> dict[str, str]:
         """The schedule values that differ from the switches' own (an override may repeat one)."""

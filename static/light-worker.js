@@ -162,6 +162,24 @@ function leave(key, port) {
 }
 
 
+// While the reader reads, the runs a click on a row of the diagram would ask for are made, one a task
+// (app.light.prepare), from a quarter second after the last call on: a call that comes meanwhile waits
+// for one run at most, and a reader clicking on and on is not made to wait at all.
+let preparing = null;
+function prepareSoon(key) {
+  clearTimeout(preparing);
+  const step = () => {
+    let more = false;
+    try {
+      more = members.has(key) && light.prepare(key);
+    } catch {
+      // Only time is lost: the click makes its run itself.
+    }
+    preparing = more ? setTimeout(step, 0) : null;
+  };
+  preparing = setTimeout(step, 250);
+}
+
 // After every call on a key: the other callers of the key are told, and the key plays on, or stops.
 function after(key, json, from, at) {
   const { tick, playing, period } = JSON.parse(json);
@@ -169,6 +187,7 @@ function after(key, json, from, at) {
   const moved = moves.get(key)[1]; // when the move that put the key on its tick was made
   for (const port of members.get(key) || []) if (port !== from) port.postMessage({ push: json, at: moved });
   clearTimeout(players.get(key));
+  prepareSoon(key);
   if (playing && members.has(key)) {
     players.set(key, setTimeout(() => after(key, light.act(key, "advance", "", ""), null, Date.now()), period));
   } else {

@@ -624,13 +624,21 @@ def _rows(at: Layout, frame: dict, switches: dict[str, str] | None, large: bool 
     return out
 
 
+def row_switch_next(setting: str, switches: dict[str, str]) -> str:
+    """The value a click on a row's name sets: the article's next (one beyond the article is the switches'
+    panel's: the click goes back to the article's first)."""
+    values = article_values(setting)
+    current = switches.get(setting, values[0])
+    return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+
+
 def _toggle(lane: str, switches: dict[str, str], drawn: str, shown: str) -> str:
     """A row's name as a button for its switch: its name says what the row shows (``shown``), then the
     switch and its value in words, and what a click sets."""
     setting = ROW_SWITCH[lane]
-    values = article_values(setting)  # a value beyond the article is the switches' panel's
+    values = article_values(setting)
     current = switches.get(setting, values[0])
-    following = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+    following = row_switch_next(setting, switches)
     title = titles("switches").get(setting, setting)
     now, then = (value_words(setting, v) for v in (current, following))
     said = f"{shown}: {title} is {now}; click to switch to {then}"
@@ -941,6 +949,15 @@ def _tallest(trace: dict, large: bool) -> float:
             _TALLEST.pop(next(iter(_TALLEST)))
         _TALLEST[key] = max(layout_of(trace, t, large=large).bottom for t in range(len(trace["ticks"]))) + 17
     return _TALLEST[key]
+
+
+def prepare(trace: dict, large: bool = False) -> None:
+    """Work out what drawing ``trace`` at any tick needs (its facts, every tick's sentence, the room of its
+    tallest tick), so that showing it later only draws: a page does this for a run a click may ask for."""
+    run = run_of(trace)
+    for tick in range(len(trace["ticks"])):
+        run.caption(tick)
+    _tallest(trace, large)
 
 
 def diagram_html(

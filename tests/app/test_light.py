@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from app import state
-from app.light import FIXED_PARTS, PARTS, WARM_UP, LightPage, _pages, act, close, start, warm
+from app.light import FIXED_PARTS, PARTS, WARM_UP, LightPage, _pages, act, close, prepare, start, warm
 from app.state import PRESETS
 from sitebuild.light import chapter_frames, tour_frames
 from tests.conftest import ROOT
@@ -97,6 +97,39 @@ def test_warming_up_makes_the_usual_first_switches_and_keeps_no_page_and_takes_n
         setting, chosen = value.split("=")
         switched[setting] = chosen
         assert any(all(m.get(k) == v for k, v in switched.items()) for m in made), value
+
+
+def test_while_the_reader_reads_the_runs_a_rows_click_asks_for_are_made_one_a_call(monkeypatch):
+    """``prepare`` makes one run a call, a row's next value each, until every row's is made; then a click
+    on any row of the diagram draws a run already made, and the model is not run again."""
+    import re
+
+    import app.render.diagram as diagram
+
+    state._MADE.clear()
+    diagram._RUNS.clear()
+    key = json.loads(start("?preset=superseded&tick=12"))["key"]
+    shown = len(state._MADE)  # the page's own run (and the one a new page starts from)
+    made = 0
+    while prepare(key):
+        made += 1
+        assert len(state._MADE) == shown + made  # one run a call: a click waits for one at most
+    assert 0 < made <= len(diagram.ROW_SWITCH) and not prepare(key)  # one may be the chapter next door
+    figure = json.loads(act(key, "go", "12", "player"))["figure"]
+    clicks = re.findall(r'data-key="row-[^"]*" data-value="([^"]+)"', figure)
+    assert len(clicks) == len(diagram.ROW_SWITCH), clicks
+
+    def not_again(*args, **kwargs):
+        raise AssertionError("a row's run was made again")
+
+    monkeypatch.setattr(state, "run", not_again)
+    for value in clicks:  # each row's click, on a page where the reader is
+        other = json.loads(start("?preset=superseded&tick=12"))["key"]
+        assert json.loads(act(other, "set", value, "figure"))["changed"], value
+        close(other)
+    assert not prepare("frame:0")  # a page nobody has: nothing to make
+    close(key)
+    assert not prepare(key)
 
 
 def test_what_waited_for_python_is_done_before_its_first_picture():
