@@ -216,7 +216,15 @@ class ExplainerApp:
             self.helpers,
             Presenter(),
             self.header,
-            pn.FlexBox(main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width"),
+            # A gap between them: the speed's menu ended against the badges' heading at 1920.
+            pn.FlexBox(
+                main,
+                side,
+                flex_wrap="wrap",
+                align_items="flex-start",
+                gap="0 12px",
+                sizing_mode="stretch_width",
+            ),
             sizing_mode="stretch_width",
             css_classes=["explainer", "present"],
         )

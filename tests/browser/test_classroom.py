@@ -77,6 +77,9 @@ def test_presenter_mode_fits_one_screen_and_every_control_takes_the_keyboard(
         )
         if wide:
             boxes["diagram"] = drawing
+            # The side column keeps clear of the player's line: the speed's menu ended against "Invariants".
+            speed = page.locator(".speed select").first.bounding_box()
+            assert speed["x"] + speed["width"] + 8 <= boxes[badges]["x"], (speed, boxes[badges])
         else:
             assert drawing["y"] < height and drawing["x"] + drawing["width"] <= width, drawing
         for what, box in boxes.items():
