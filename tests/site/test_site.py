@@ -836,6 +836,8 @@ def test_present_1_on_the_light_page_fits_a_projector(offline_page, site_url, wi
     expect(page.locator("#light")).to_have_class(re.compile(r"\bpresent\b"))
     expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=5000)
     assert float(page.evaluate("getComputedStyle(document.documentElement).fontSize")[:-2]) >= 18
+    # The tour's link, under the diagram, keeps presenter mode, from the pre-render on (it left it).
+    expect(page.locator("#part-header a.tour-link")).to_have_attribute("href", "?present=1&tour=1")
     axis = page.locator("#part-figure svg.diagram text.tick").last.bounding_box()
     names = page.locator("#part-figure svg.diagram-names").bounding_box()
     assert names["y"] >= 0 and names["y"] + names["height"] <= height, names
