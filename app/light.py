@@ -185,11 +185,12 @@ def prepare(key: str) -> bool:
     page = _pages.get(key)
     if page is None:
         return False
-    s = page.state
+    s, values = page.state, page.state.values()
     for setting in ROW_SWITCH.values():
-        switches = Switches.from_mapping({**s.values(), setting: row_switch_next(setting, s.values())})
-        if not is_made(switches, s.schedule_for(switches)):
-            prepare_drawing(made_run(switches, s.schedule_for(switches))[0], large=s.present)
+        switches = Switches.from_mapping({**values, setting: row_switch_next(setting, values)})
+        schedule = s.schedule_for(switches)
+        if not is_made(switches, schedule):
+            prepare_drawing(made_run(switches, schedule)[0], large=s.present)
             return True
     return False
 

@@ -636,8 +636,7 @@ def _toggle(lane: str, switches: dict[str, str], drawn: str, shown: str) -> str:
     """A row's name as a button for its switch: its name says what the row shows (``shown``), then the
     switch and its value in words, and what a click sets."""
     setting = ROW_SWITCH[lane]
-    values = article_values(setting)
-    current = switches.get(setting, values[0])
+    current = switches.get(setting, article_values(setting)[0])
     following = row_switch_next(setting, switches)
     title = titles("switches").get(setting, setting)
     now, then = (value_words(setting, v) for v in (current, following))
