@@ -132,7 +132,7 @@ def player_html(
         css = "play" if action == "toggle" else action
         buttons.append(
             f'<button type="button" class="{css}" data-action="{action}" data-key="{action}">'
-            f'<span aria-hidden="true">{icon}</span> {word}</button>'
+            f'<span aria-hidden="true">{icon}</span> <span class="word">{word}</span></button>'
         )
     # The buttons and the scrubber on one line where it fits: the diagram needs the height.
     return (

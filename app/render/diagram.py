@@ -520,6 +520,7 @@ def diagram_svg(
     parts_at: int | None = None,
     toggles: bool = True,
     ids: str = "diagram",
+    row_switches: bool = True,
 ) -> str:
     """The diagram at ``tick``: the past compact, the current tick written out, the future empty.
 
@@ -528,12 +529,12 @@ def diagram_svg(
     ``large`` draws it bigger (presenter mode: the stylesheet scales it with the screen). When a reader
     compares two runs, ``beside`` is the other run (the rows are as tall as either needs), ``parts_at``
     the tick where they part (a dashed line), and the other run's own drawing has no ``toggles`` and its
-    own ``ids``."""
+    own ``ids``. ``row_switches``: the rows' names are switches (a class's phone only follows)."""
     at = layout_of(trace, tick, beside, large)
     frame = trace["ticks"][tick]
     label = f"Space-time diagram at t{tick}. {caption}".strip()
     height, body = at.bottom + 17, at.width - at.name_width
-    switches = (trace.get("switches") or {}) if toggles else None
+    switches = (trace.get("switches") or {}) if toggles and row_switches else None
     names = [_svg(0, at.name_width, height, "diagram diagram-names", 'role="group" aria-label="Rows"'),
              *_rows(at, frame, switches, large)]  # fmt: skip
     ticks = [
@@ -549,7 +550,7 @@ def diagram_svg(
         *_current(at, tick, ids),
     ]
     return (
-        f'<div class="diagram-rows{" large" if large else ""}">{"".join(names)}</svg>'
+        f'<div class="diagram-rows diagram-wide{" large" if large else ""}">{"".join(names)}</svg>'
         f'<div class="diagram-scroll follow-now" data-column="{at.past}" tabindex="0" role="region" '
         'aria-label="Ticks t0 to '
         f't{trace["end_tick"]}{"" if toggles else ", the run before your change"}">{"".join(ticks)}</svg>'
@@ -590,7 +591,9 @@ def row_switch_lines() -> list[str]:
     return [f"⇄ {w}" for setting in ROW_SWITCH.values() for w in row_switch_words(setting).values()]
 
 
-def _rows(at: Layout, frame: dict, switches: dict[str, str] | None, large: bool = False) -> list[str]:
+def _rows(
+    at: Layout, frame: dict, switches: dict[str, str] | None, large: bool = False, key: str = "row"
+) -> list[str]:
     """The rows' names, with what each holds at this tick; a name that is a switch (unless ``switches``
     is None: a drawing of another run) says which, and its value, on a third line (in its tooltip only
     when ``large``: presenter mode keeps to one screen)."""
@@ -619,7 +622,8 @@ def _rows(at: Layout, frame: dict, switches: dict[str, str] | None, large: bool 
             hit = (f'<rect class="hit" x="0" y="{at.top[lane]:.1f}" width="{at.name_width:.1f}" '
                    f'height="{at.height[lane]:.1f}" fill="transparent" pointer-events="all"/>')  # fmt: skip
             # Its name starts with the words it shows (⇄ aside), as a button's name should.
-            texts = _toggle(lane, switches, hit + texts, " ".join(w for w in (name, holds, value[2:]) if w))
+            shown_name = " ".join(w for w in (name, holds, value[2:]) if w)
+            texts = _toggle(lane, switches, hit + texts, shown_name, key)
         out.append(texts)
     return out
 
@@ -632,9 +636,10 @@ def row_switch_next(setting: str, switches: dict[str, str]) -> str:
     return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
 
 
-def _toggle(lane: str, switches: dict[str, str], drawn: str, shown: str) -> str:
+def _toggle(lane: str, switches: dict[str, str], drawn: str, shown: str, key: str = "row") -> str:
     """A row's name as a button for its switch: its name says what the row shows (``shown``), then the
-    switch and its value in words, and what a click sets."""
+    switch and its value in words, and what a click sets. ``key`` names the drawing it is in (the narrow
+    screen's has its own, so the page finds the one on show)."""
     setting = ROW_SWITCH[lane]
     current = switches.get(setting, article_values(setting)[0])
     following = row_switch_next(setting, switches)
@@ -642,7 +647,7 @@ def _toggle(lane: str, switches: dict[str, str], drawn: str, shown: str) -> str:
     now, then = (value_words(setting, v) for v in (current, following))
     said = f"{shown}: {title} is {now}; click to switch to {then}"
     return (
-        f'<g class="row-switch" role="button" tabindex="0" data-action="set" data-key="row-{lane}" '
+        f'<g class="row-switch" role="button" tabindex="0" data-action="set" data-key="{key}-{lane}" '
         f'data-value="{setting}={following}" aria-label="{escape(said)}"><title>{escape(said)}</title>'
         f"{drawn}</g>"
     )
@@ -969,32 +974,65 @@ def diagram_html(
     parts_at: int | None = None,
     brief_legend: bool = False,
     reserve: bool = False,
+    toggles: bool = True,
+    later_hidden: bool = False,
 ) -> str:
-    """The figure: the tick's caption (read out when it changes), the diagram in a strip that scrolls
-    sideways on a narrow screen and keeps the current tick in view (after a switch, with the run
-    ``before`` it as a faint layer, which also sets the rows' heights, and ``parts_at`` the tick where
-    they part), and the legend (``brief_legend`` for a compact layout). ``reserve`` keeps the room the
-    run's longest caption and tallest tick need, so stepping moves nothing under the caption."""
-    run = run_of(trace)
-    caption = run.caption(tick)
+    """The figure: the tick's caption (read out when it changes), the wide drawing (scaled to its width)
+    and a narrow screen's (every tick, then the tick in full: ``app.render.narrow``), the stylesheet
+    showing the one that fits; after a switch, each with the run ``before`` it as a faint layer (which
+    also sets the rows' heights) and ``parts_at`` the tick where they part; and the legend
+    (``brief_legend`` for a compact layout). ``reserve`` keeps the room the run's longest caption and
+    tallest tick need, so stepping moves nothing under the caption. ``toggles``: the rows' names are
+    switches (not on a class's phone, which follows the teacher). ``later_hidden``: a question waits, so
+    the room kept for the later ticks' sentences holds no word of them."""
+    from app.render.narrow import narrow_html  # it draws with this module's parts
+
+    caption = run_of(trace).caption(tick)
     key = legend_html(brief_legend) if legend else ""
-    drawing = diagram_svg(trace, tick, caption, large, beside=before, parts_at=parts_at)
+    drawing = diagram_svg(trace, tick, caption, large, beside=before, parts_at=parts_at, row_switches=toggles)
+    switches = (trace.get("switches") or {}) if toggles else None
+    drawing += narrow_html(trace, tick, switches, before, parts_at)
     said = f'<p class="tick-caption" aria-live="polite"><strong>t{tick}.</strong> {escape(caption)}</p>'
     if reserve:
-        # Every caption of the run in one grid cell, the others invisible: the cell is as tall as the
-        # longest at whatever width the figure has.
-        others = "".join(
-            f'<p class="caption-reserved" aria-hidden="true"><strong>t{t}.</strong> '
-            f"{escape(run.caption(t))}</p>"
-            for t in range(len(trace["ticks"]))
-            if t != tick
-        )
-        said = f'<div class="caption-stack">{said}{others}</div>'
-        tallest = _tallest(trace, large)
-        # --tallest: an article's frame keeps one room for every run and draws a taller run smaller.
-        room = f"min-height: {tallest:.0f}px; --tallest: {tallest:.0f}"
-        drawing = f'<div class="diagram-room" style="{room}">{drawing}</div>'
-    return f'<figure class="diagram-figure{" large" if large else ""}">{said}{drawing}{key}</figure>'
+        said, drawing = _reserved(trace, tick, said, drawing, large, later_hidden)
+    # The body: on a narrow screen its parts are set in another order (every tick, the sentence, the
+    # tick in full: diagrams.css), which the figure, the container whose width decides, cannot do itself.
+    figure = f'<figure class="diagram-figure{" large" if large else ""}">'
+    return f'{figure}<div class="diagram-body">{said}{drawing}</div>{key}</figure>'
+
+
+def _reserved(trace: dict, tick: int, said: str, drawing: str, large: bool, later_hidden: bool) -> tuple:
+    """The caption and the drawing each in a room as large as the run ever needs: every caption of the run
+    in one grid cell, the others invisible (``later_hidden``: the later ones each letter an x: the same
+    room, nothing to read); the drawing's room in the variables the stylesheet sizes it by."""
+    from app.render.narrow import overview_height, tallest_narrow
+
+    run = run_of(trace)
+
+    def kept(t: int) -> str:
+        return _masked(run.caption(t)) if later_hidden and t > tick else escape(run.caption(t))
+
+    others = "".join(
+        f'<p class="caption-reserved" aria-hidden="true"><strong>t{t}.</strong> {kept(t)}</p>'
+        for t in range(len(trace["ticks"]))
+        if t != tick
+    )
+    tallest, narrow = _tallest(trace, large), tallest_narrow(trace)
+    natural = layout_of(trace, 0, large=large).width
+    # --tallest: an article's frame keeps one room for every run and draws a taller run smaller;
+    # --natural: the wide drawing's width, which it is scaled down from to fit (diagrams.css);
+    # --narrow, --detail: a narrow screen's room (every tick, then the tick in full), and the latter's.
+    room = f"--tallest: {tallest:.0f}; --natural: {natural:.0f}; --narrow: {narrow:.0f}; "
+    room += f"--detail: {narrow - overview_height(trace):.0f}"
+    return (
+        f'<div class="caption-stack">{said}{others}</div>',
+        f'<div class="diagram-room" style="{room}">{drawing}</div>',
+    )
+
+
+def _masked(words: str) -> str:
+    """``words`` with every letter and digit an x: as long, wrapping alike, saying nothing."""
+    return "".join("x" if c.isalnum() else c for c in words)
 
 
 #: The events that make a tick a key moment, in the order a tick's moments are named.

@@ -50,12 +50,16 @@ def test_a_switch_keeps_the_run_before_until_dismissed_or_a_new_chapter():
     assert "You changed fencing from on to off. The runs part at t8." in lead
     assert "No stale write</strong>: held before, now broken at t8" in lead
     assert 'data-key="compare-step"' in lead and 'data-value="8"' in lead  # the jump to t8
-    assert "parts-line" in drawing and "t8≠" in drawing  # the axis marks t8
-    assert drawing.count("<svg") == 2 and "changed-cell" not in drawing  # one diagram; t3 is the same
+    # The axis marks t8 in the wide drawing and in a narrow screen's strip of every tick.
+    assert drawing.count("parts-line") == 2 and drawing.count("t8≠") == 2
+    # One diagram (a wide drawing of two parts, a narrow one of two: the stylesheet shows one); t3 is the same.
+    assert drawing.count("<svg") == 4 and "changed-cell" not in drawing
     page.act("go", "8")
     lead, drawing = page.lead_html(), page.diagram_html()
     assert "journal applies it, although 41" in unescape(drawing)  # the stale write lands now
     assert "before your change: " in drawing and "journal refuses it: 41 &lt; 42" in drawing  # was
+    wide, narrow = drawing.split('<div class="diagram-narrow">')
+    assert "changed-cell" in wide and "changed-cell" in narrow  # the layer, in both drawings
     assert 'data-key="compare-step" disabled' in lead  # t8 is on show: nothing to jump to
     page.act("go", "10")
     assert 'class="mark ghost' in page.diagram_html()  # t8's refusal, faint under today's stale write

@@ -354,3 +354,63 @@ def test_the_journal_row_says_what_the_plan_decided_for_each_record():
 
     assert lines() == ["s1 · v1/v2 · 41 ✓ same in v2", "s2 · v1 · 41 ✗ not v2: redo"]
     assert lines(s1_reads="s2-declared") == ["s1 · v1/v2 · 41 ✗ redo", "s2 · v1 · 41 ✗ not v2: redo"]
+
+
+# --- a narrow screen: every tick at once, then the tick in full ------------------------------------------
+
+
+def _columns(overview: str) -> dict[str, set[float]]:
+    """Each row's marks in the overview, by the x of their column."""
+    marks = re.findall(r'<text class="mark [^"]*" x="([\d.]+)" y="([\d.]+)"', overview)
+    rows = {float(y) for _, y in marks}
+    return {str(y): {float(x) for x, y2 in marks if float(y2) == y} for y in rows}
+
+
+@pytest.mark.parametrize("name", ["main", "superseded", "records-lost"])
+def test_a_narrow_screen_s_strip_names_every_tick_and_marks_only_those_reached(name):
+    """The overview has a column for every tick of the run (each named, or every other one on a long run,
+    the current one always), marks up to the current tick and none after it, and the rows the wide drawing
+    has at that tick; the detail under it writes out the current tick as the wide drawing does."""
+    from app.render.narrow import PAST, detail_svg, overview_svg
+
+    trace = chapter(name)
+    end = trace["end_tick"]
+    for tick in (0, end // 2, end):
+        strip = overview_svg(trace, tick)
+        named = {int(t) for t in re.findall(r'<text class="tick[^"]*"[^>]*>t(\d+)</text>', strip)}
+        assert tick in named and named >= set(range(0, end + 1, 2)) - {tick - 1, tick + 1}
+        width = float(re.search(r'viewBox="0 0 ([\d.]+)', strip).group(1))
+        left = float(re.search(r'<rect class="now-column" x="([\d.]+)"', strip).group(1))
+        first = left - PAST * tick  # t0's column
+        assert first + PAST * (end + 1) <= width  # the last tick's column is in the drawing
+        xs = {x for row in _columns(strip).values() for x in row}
+        assert xs and max(xs) <= left + PAST  # nothing marked after the current tick
+        wide = diagram_svg(trace, tick)
+        rows = re.findall(r'<tspan class="lane"[^>]*>(.*?)</tspan>', wide)
+        assert texts(strip, "row-name lane") == [unescape(r) for r in rows]
+        assert written(detail_svg(trace, tick, trace["switches"])) == written(wide)
+
+
+def test_a_narrow_screen_s_rows_are_switches_of_their_own_and_a_phone_s_are_not():
+    """The detail's row names are switches, keyed apart from the wide drawing's (the page finds the one on
+    show); drawn for a class's phone (``toggles=False``) no row is a switch in either drawing."""
+    trace = chapter("main")
+    shown = diagram_html(trace, 8)
+    assert shown.count('data-key="row-stores"') == 1 and shown.count('data-key="narrow-row-stores"') == 1
+    phone = diagram_html(trace, 8, toggles=False)
+    assert "row-switch" not in phone and 'data-action="set"' not in phone
+
+
+def test_while_a_question_waits_the_room_kept_for_later_sentences_says_nothing():
+    """The caption's room holds every tick's sentence; with ``later_hidden`` those after the tick on show
+    are x's (the same room, no words), those before it unchanged."""
+    from app.render.diagram import run_of
+
+    trace = chapter("main")
+    plain = diagram_html(trace, 4, reserve=True)
+    held = diagram_html(trace, 4, reserve=True, later_hidden=True)
+    later, earlier = unescape(run_of(trace).caption(5)), unescape(run_of(trace).caption(3))
+    assert later in unescape(plain) and later not in unescape(held)
+    assert earlier in unescape(held)
+    masked = "".join("x" if c.isalnum() else c for c in later)
+    assert masked in unescape(held)

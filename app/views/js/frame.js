@@ -9,6 +9,7 @@
 // starts with a whole column (its width is the strip's data-column, in the drawing's units): a column cut
 // at the strip's edge shows half a label ("t5" as ":5").
 export function follow(root) {
+  for (const room of root.querySelectorAll(".diagram-room")) fitRoom(room);
   for (const strip of root.querySelectorAll(".follow-now")) {
     const now = strip.querySelector(".now-column");
     if (!now || strip.scrollWidth <= strip.clientWidth) continue;
@@ -19,6 +20,18 @@ export function follow(root) {
     if (move === 0) continue; // where the reader scrolled it, it stays
     strip.scrollLeft = wholeColumns(strip, strip.scrollLeft + move, box.left - frame.left - move);
   }
+}
+
+// A tall tick is drawn to fit the first screen: a diagram whose room starts on the first screen is drawn no
+// taller than what is left of it (``--fit``, which diagrams.css scales the drawing to), so the axis is in
+// view at every tick. The room's top does not move as the reader steps, so neither does the drawing's size.
+// A room that starts lower, or would have to shrink to less than half, is left as it is.
+function fitRoom(room) {
+  const top = room.getBoundingClientRect().top + window.scrollY;
+  const left = Math.floor(window.innerHeight - top - 8); // the room holds the axis
+  const tallest = Number(getComputedStyle(room).getPropertyValue("--tallest")) || 0;
+  if (top < window.innerHeight && left >= tallest / 2) room.style.setProperty("--fit", String(left));
+  else room.style.removeProperty("--fit");
 }
 
 // ``wanted`` moved to a column's edge: the next one, unless that would hide some of the current column
