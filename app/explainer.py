@@ -44,7 +44,7 @@ class ExplainerApp:
     """One reader's page: the state, the views over it, and the URL kept in step with it."""
 
     def __init__(self, state: ReaderState | None = None):
-        self.classroom = None  # a class page's part in its class (app.views.classroom), if it is one
+        self.classroom = None  # a teacher's page's part in its class (classroom.teacher), if it is one
         self.page = page = PageModel(state)
         self.state = s = page.state
         self.header = Header(page=page)
@@ -81,26 +81,28 @@ class ExplainerApp:
         return SwitchPanel(page=self.page)
 
     def start_class(self, link) -> None:
-        """Make this page a class's: the teacher's (its card beside the diagram) or a student's."""
-        from app.views.classroom import ClassPanel  # only a class page needs the database
+        """Make this page a class's teacher's page (its card beside the diagram). A student's link is the
+        phones' own page (``/join/CODE``, classroom.channel); one that reaches the app is pointed there."""
+        if link.role != "teacher":
+            self.state.notices = [*self.state.notices, f"a class is joined at /join/{link.code}, not here."]
+            return
+        from classroom.teacher import TeacherCard  # only a class page needs the database
 
-        self.classroom = ClassPanel(self, link)
+        self.classroom = TeacherCard(self, link.code, link.secret)
         self._show_tour()
         # The page's address names the class (a new class's code and key): written once the browser has
         # loaded the page, whose own address would otherwise overwrite it.
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
-            pn.state.onload(self._name_the_class)
+            pn.state.onload(self.classroom.start)
         else:
-            self._name_the_class()
+            self.classroom.start()
 
-    def _name_the_class(self) -> None:
+    def class_named(self) -> None:
+        """The class is known (found, or just made): the page's link names it."""
         self._last_query = None
         self._push_url()
-        self.classroom.redraw()  # the join link names the address the browser now says it is at
 
     def layout(self) -> pn.viewable.Viewable:
-        if self.classroom is not None and not self.classroom.teacher:
-            return self._student_layout()
         if self.state.view:
             return self._figure_layout()
         if self.state.handout:
@@ -156,20 +158,6 @@ class ExplainerApp:
             css_classes=["explainer", "embed"],
         )
 
-    def _student_layout(self) -> pn.viewable.Viewable:
-        """A phone in a class: the question (or what the class is doing) first, then the run the
-        teacher shows, stepped by the teacher or, when the teacher lets the room explore, by the student."""
-        self.header.compact = self.player.badges_always = True
-        self.header.chapters = False
-        return pn.Column(
-            self.helpers,
-            self.classroom,
-            self.player,
-            TraceView(page=self.page, compact=True),
-            sizing_mode="stretch_width",
-            css_classes=["explainer", "student"],
-        )
-
     def _present_controls(self) -> pn.Column:
         """Presenter mode's line under the diagram: the switches, folded, then the chapters' menu (the
         article's only) and the tour's link. A 720 px high screen has no line to spare for them above the
@@ -177,7 +165,7 @@ class ExplainerApp:
         self._present_menu = Header(page=self.page, compact=True, outside=False, menu_only=True)
         # A named toggle, not a Card: its header button has no accessible name in Panel 1.10.
         show = pn.widgets.Toggle(
-            name="Show the switches",
+            label="Show the switches",
             value=False,
             width=260,
             css_classes=["show-switches"],
@@ -193,7 +181,8 @@ class ExplainerApp:
         large type; the switches and the chapters beneath, every control a button or a key."""
         self.header.compact, self.header.chapters, self.player.keys = True, False, False
         controls = self._present_controls()
-        trace = TraceView(page=self.page, compact=True, large=True, lead=False)
+        # The lead says what a switch changed (a presenter narrates the rest): nothing until one is flipped.
+        trace = TraceView(page=self.page, compact=True, large=True)
         # Every word at least the root's size (24 px at 1920 wide, 18 px at 1280: presenter.js), which the
         # stylesheet's :host(.present) rules set inside each part's shadow root.
         parts = [self.header.html, self._present_menu.html, self.player.html, self.badges.html,
@@ -209,8 +198,20 @@ class ExplainerApp:
         self._fit_present_to_tour()
         # Beside the diagram (which writes out every event of the tick): in the tour its question first, the
         # room's point of discussion (its verdict lists the tick's events), then the badges.
+        # As wide as twenty of its words (at 24 px on a 1920 projector too), not a fixed 340 px; a card
+        # longer than the screen scrolls in its column, so the page (and the diagram) never moves under it.
         side = pn.Column(
-            self.tour_slot, self.badges, width=340, styles={"flex": "0 0 340px"}, css_classes=["side"]
+            self.tour_slot,
+            self.badges,
+            styles={
+                "flex": "0 0 20em",
+                "width": "20em",
+                "max-height": "100vh",
+                "overflow-y": "auto",
+                "position": "sticky",
+                "top": "0",
+            },  # fmt: skip
+            css_classes=["side"],
         )
         return pn.Column(
             self.helpers,
@@ -345,7 +346,7 @@ class ExplainerApp:
 
 def create_app(search: str | None = None) -> pn.viewable.Viewable:
     """A fresh page for one reader; ``search`` is the URL query (read from the browser when served)."""
-    from app.views.classroom import split_class_link
+    from classroom.teacher import split_class_link
 
     app = ExplainerApp()
     if search is None and pn.state.location is not None:

@@ -77,7 +77,7 @@ class LightPage:
             "playing": s.playing,
             "period": page.period(),
             "player": page.player_html(badges_always=True),
-            "lead": page.lead_html(),
+            "lead": page.lead_html(changes_only=s.present),  # a projector's: what a switch changed
             "figure": page.diagram_html(large=s.present),  # a projector's: as the served presenter's
             "badges": page.badges_html(),
             "outcome": page.outcome_html(),

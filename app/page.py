@@ -15,7 +15,7 @@ from html import escape
 import param
 
 from app.content import caption_html, heading, markdown_html, text, title_and_body
-from app.render.before_after import change_buttons, lead_text
+from app.render.before_after import change_buttons, change_sentence, lead_text
 from app.render.controls import header_html, lead_html, player_html, switches_html
 from app.render.diagram import diagram_html, key_moments
 from app.render.lifecycles import lifecycles_html
@@ -190,14 +190,22 @@ class PageModel(param.Parameterized):
             notices = s.notices
         return header_html(title, notices, shown, s.preset_name(), schedule, editable, OUTSIDE_ARTICLE, tour)
 
-    def lead_html(self) -> str:
+    def lead_html(self, changes_only: bool = False) -> str:
         """The sentence between the player and the diagram: what the reader's last switch changed, while
         the run before is kept, or else the chapter's words. In the tour, the step's card says what to
-        watch: nothing here (the place keeps its height through every step all the same)."""
+        watch: nothing here (the place keeps its height through every step all the same).
+        ``changes_only`` (a projector's, which a presenter narrates): only what a switch changed, in the
+        tour too, and while a question waits only which switch (where the runs part would answer it)."""
         s = self.state
+        comparison = self.comparison()
+        if changes_only:
+            if comparison is None:
+                return lead_html("")
+            if self.question_waits:
+                return lead_html(change_sentence(comparison))
+            return lead_html(lead_text(comparison), change_buttons(comparison, s.tick))
         if s.tour:
             return lead_html("")
-        comparison = self.comparison()
         if comparison is not None:
             return lead_html(lead_text(comparison), change_buttons(comparison, s.tick))
         preset = s.preset_name()

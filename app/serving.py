@@ -85,9 +85,20 @@ class _LinkTooLong(RequestHandler):
 _find_handler = Application.find_handler
 
 
+class _ToThePhonesPage(RequestHandler):
+    """A student's link to the explainer (``/explainer?join=CODE``, as class mode wrote it before the
+    phones had a page of their own): the phones' page, without starting a Panel session for it."""
+
+    def prepare(self) -> None:
+        code = "".join(c for c in self.get_query_argument("join", "") if c.isalnum())[:16]
+        self.redirect(f"/join/{code}" if code else "/join", permanent=False)
+
+
 def _refusing_long_links(self: Application, request, **kwargs):
     if len(request.uri or "") > MAX_LINK:
         return self.get_handler_delegate(request, _LinkTooLong)
+    if request.path.rstrip("/").endswith("/explainer") and "join=" in (request.query or ""):
+        return self.get_handler_delegate(request, _ToThePhonesPage)
     return _find_handler(self, request, **kwargs)
 
 

@@ -150,12 +150,20 @@ class TourCard:
             f"{escape(a.text)}</label>"
             for n, a in enumerate(step.answers)
         )
+        # Once checked, the verdict takes the place of what to watch and of the check: the card keeps to
+        # one screen of a projector.
+        watch = "" if self.verdict else f"<p>{escape(step.watch)}</p>"
+        check = (
+            ""
+            if self.verdict
+            else f"<p>{_button('check', 'Check my answer and show the tick', primary=True)}</p>"
+        )
         return (
             f'<section class="tour-step" aria-label="Guided tour">'
             f"<h2>Tour, step {step.number} of {total}: {escape(step.title)}</h2>"
-            f"<p>{escape(step.watch)}</p>"
+            f"{watch}"
             f'<fieldset class="tour-answers"><legend>{escape(step.question)}</legend>{answers}</fieldset>'
-            f"<p>{_button('check', 'Check my answer and show the tick', primary=True)}</p>"
+            f"{check}"
             f'<div class="tour-verdict" role="status" aria-live="polite">{self.verdict}</div>'
             f'<p class="tour-nav">{_button("back", "◀ Back a step", step.number == 1)} '
             f"{_button('next', 'Next step ▶', step.number == total)} "
@@ -194,6 +202,9 @@ class TourCard:
             opening = f"<b>Not quite.</b> {escape(step.answers[self.chosen].why)}"
         answer = "; ".join(escape(step.answers[n].text) for n in right)
         happened = "".join(f"<li>{escape(line)}</li>" for line in what_happened(self.state.trace, step.ask))
+        # What happened at the asked tick, listed: the diagram writes it out too (a projector's card leaves
+        # the list to the diagram: explainer.css).
         self.verdict = (
-            f"<p>{opening} The model's answer: {answer}</p><p>At t{step.ask}:</p><ul>{happened}</ul>"
+            f'<p>{opening} The model\'s answer: {answer}</p><div class="verdict-tick"><p>At t{step.ask}:</p>'
+            f"<ul>{happened}</ul></div>"
         )

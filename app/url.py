@@ -133,7 +133,7 @@ URL_PARAMS: tuple[str, ...] = (*ALL_SETTINGS, *SCHEDULE_IDS, *(f.attr for f in U
 #: The flags a page keeps in its own address whatever Python writes (its layout in the article, or on a
 #: projector).
 PAGE_FLAGS = ("embed", "view", "group", "present")
-#: A class's link (app.views.classroom): only the served explainer keeps a class.
+#: A class's link (classroom.teacher): only the served explainer keeps a class.
 CLASS_KEYS = ("class", "teach", "join")
 #: What a key does where no control has the focus (the served app's shortcuts and the light page).
 KEYS = {" ": "toggle", "ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last"}

@@ -38,14 +38,20 @@ def change_words(before: dict[str, str], after: dict[str, str], schedule: bool) 
     return _words("group", changes=change_list(before, after, schedule) or _words("story"))
 
 
+def change_sentence(comparison: dict) -> str:
+    """What the reader changed, and nothing of what it did: while a question waits for its answer, where
+    the runs part and what breaks would give it away."""
+    before_values = {c["switch"]: c["before"] for c in comparison["switched"]}
+    after_values = {c["switch"]: c["after"] for c in comparison["switched"]}
+    changes = change_list(before_values, after_values, comparison["schedule_changed"])
+    return _words("lead", changes=changes or _words("schedule"))
+
+
 def lead_text(comparison: dict) -> str:
     """What changed and what it did, in Markdown, short enough for the lead's place: the switches, where
     the runs part, each invariant whose breach moved, the end and the counts that differ. What happens at
     the tick where they part is the tick's own sentence, once the reader steps there."""
-    before_values = {c["switch"]: c["before"] for c in comparison["switched"]}
-    after_values = {c["switch"]: c["after"] for c in comparison["switched"]}
-    changes = change_list(before_values, after_values, comparison["schedule_changed"])
-    said = [_words("lead", changes=changes or _words("schedule"))]
+    said = [change_sentence(comparison)]
     first = comparison["first"]
     if first is None:
         return " ".join([*said, _words("same")])

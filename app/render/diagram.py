@@ -75,9 +75,9 @@ SEND = {
 # Geometry, in px: a past tick's column, a line of text, a row's padding, the top margin, generous widths
 # of a character (plain, bold) and of a mark before its words.
 PAST, LINE, PAD, TOP, CHAR, BOLD, SMALL, MARK_WIDTH = 26, 15, 1, 12, 6.8, 8.0, 6.3, 17
-# Presenter mode (``large``) writes a row's name and what it holds on one line and sets the lines closer,
-# so the tallest tick of every chapter fits a 1280x720 projector at 18 px; a row of one line is still
-# 16 units, 24 px there: a target as large as a finger's (WCAG 2.5.8).
+# Presenter mode (``large``) writes a row's name and what it holds on one line (its switch's value under
+# them) and sets the lines closer, so a projector's screen holds the run; a row of one line is still 16
+# units, 24 px at 1280: a target as large as a finger's (WCAG 2.5.8).
 LARGE_LINE, LARGE_PAD = 14, 2
 # Its past ticks a little narrower, so a whole run beside the badges stays one screen wide at 1920.
 LARGE_PAST = 24
@@ -221,12 +221,6 @@ def items_of(
         items.append(Item(event["lane"], "", words(SEND[kind], event, keys), n))
         items.append(Item(to, mark, words(kind, event, keys), n))
     return items, messages
-
-
-def _plans(frame: dict) -> bool:
-    """Whether a successor plans its work from the journal at this tick (restores, or finds what to redo):
-    what the journal's row is most about."""
-    return any(e["kind"] in ("plan", "restore") for e in frame["events"])
 
 
 def lost_at(trace: dict) -> int | None:
@@ -393,10 +387,9 @@ class Run:
         return self.captions[tick]
 
     def items(self, tick: int, large: bool = False) -> tuple[list[Item], list]:
-        """The lines of tick's column (the journal's only where a successor plans, when ``large``)."""
+        """The lines of tick's column: its events', then the journal's records."""
         items, messages = self.events[tick]
-        journal = self.journal[tick] if not large or _plans(self.trace["ticks"][tick]) else []
-        return items + journal, messages
+        return items + self.journal[tick], messages
 
     def longest(self, large: bool) -> int:
         """The longest line of any tick's column as drawn (``large``: presenter mode's)."""
@@ -432,11 +425,10 @@ def run_of(trace: dict) -> Run:
         journal=journal,
         most_messages=max(len(messages) for _, messages in events),
         names=max(len(w) for f in trace["ticks"] for lane in lanes for w in lane_name(lane, f, attempts)),
-        names_inline=max(  # the journal's row only where presenter mode shows it
+        names_inline=max(  # presenter mode's: the name and what the row holds (its switch's value follows)
             len(" ".join(w for w in lane_name(lane, f, attempts) if w))
             for f in trace["ticks"]
             for lane in lanes
-            if lane != JOURNAL or _plans(f)
         ),
         holds=_holds(trace, lanes, attempts),
     )
@@ -452,8 +444,8 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
     never moves a tick sideways. An attempt's row is there from its admission on. With ``beside`` (the
     run a reader is comparing with), each row is as tall as either run needs at this tick, so flipping a
     switch back and forth does not move the rows under the pointer. ``large`` (presenter mode, one screen
-    of a projector) keeps one line a row (its name and what it holds side by side), sets lines closer,
-    and keeps the journal's row only where a successor plans from it."""
+    of a projector) writes a row's name and what it holds on one line (its switch's value under them)
+    and sets lines closer."""
     run = run_of(trace)
     lanes, attempts = run.lanes, run.attempts
     lines = _least_lines(run, large)
@@ -468,8 +460,6 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
         grow(run_of(beside).items(tick, large)[0])
     admitted = {a["attempt"] for a in trace["ticks"][tick]["attempts"]}
     lanes = [lane for lane in lanes if lane not in attempts or attempts[lane] in admitted]
-    if large and not _plans(trace["ticks"][tick]):
-        lanes.remove(JOURNAL)
     line, pad, past = (LARGE_LINE, LARGE_PAD, LARGE_PAST) if large else (LINE, PAD, PAST)
     height = {lane: pad + line * lines[lane] for lane in lanes}
     top, y = {}, TOP
@@ -478,8 +468,8 @@ def layout_of(trace: dict, tick: int, beside: dict | None = None, large: bool = 
         y += height[lane]
     gutter = 10 + 9 * run.most_messages
     wide = gutter + MARK_WIDTH + CHAR * run.longest(large) + 4  # CHAR is generous: the words end short of it
-    if large:  # one line a row, and no switch's value under it (its tooltip says it)
-        name_width = math.ceil(BOLD * run.names_inline) + 18
+    if large:  # a row's name and what it holds on one line, its switch's value under them
+        name_width = math.ceil(max(BOLD * run.names_inline, SMALL * max(map(len, row_switch_lines())))) + 18
     else:
         name_width = math.ceil(max(BOLD * run.names, SMALL * max(map(len, row_switch_lines())))) + 18
     width = name_width + past * trace["end_tick"] + wide + 6
@@ -500,10 +490,10 @@ def _holds(trace: dict, lanes: list[str], attempts: dict[str, int]) -> dict[str,
 def _least_lines(run: Run, large: bool) -> dict[str, int]:
     """The lines each row has at least: its name and what it holds, and a row switch's value as a third
     line under what the row holds (the report's version, a token, the epoch, the journal's count), or as
-    the second where it holds nothing; presenter mode (``large``) has one line, its name and what it holds
-    side by side, and keeps the value in its tooltip."""
+    the second where it holds nothing; presenter mode (``large``) has its name and what it holds on one
+    line, and a switch's value on a second."""
     if large:
-        return dict.fromkeys(run.lanes, 1)
+        return {lane: 2 if lane in ROW_SWITCH else 1 for lane in run.lanes}
     return {lane: 3 if lane in ROW_SWITCH and run.holds[lane] else 2 for lane in run.lanes}
 
 
@@ -595,28 +585,34 @@ def _rows(
     at: Layout, frame: dict, switches: dict[str, str] | None, large: bool = False, key: str = "row"
 ) -> list[str]:
     """The rows' names, with what each holds at this tick; a name that is a switch (unless ``switches``
-    is None: a drawing of another run) says which, and its value, on a third line (in its tooltip only
-    when ``large``: presenter mode keeps to one screen)."""
+    is None: a drawing of another run) says which, and its value, on a third line (on the second when
+    ``large``: presenter mode writes the name and what the row holds on one)."""
     out = _bands(at)
     for lane in at.lanes:
         name, holds = lane_name(lane, frame, at.attempts)
         setting = ROW_SWITCH.get(lane) if switches is not None else None
         value = ""
-        if setting and not large:
+        if setting:
             current = switches.get(setting, allowed_values(setting)[0])
             value = f"⇄ {row_switch_words(setting).get(current, current)}"
         x = at.name_width - 10
         # One text of several lines, so what it says reads as "stores epoch 42" (its button's name starts so).
-        # The switch's value takes the second line where the row holds nothing (the feed, the newsletter).
-        shown = (("lane", name, 0), ("holds", holds, 1), ("row-value", value, 2 if holds else 1))
-        lines = " ".join(
-            f'<tspan class="{css}" x="{x:.1f}" y="{_line_y(at, lane, line):.1f}">{escape(words)}</tspan>'
-            # Presenter mode's one line: what the row holds follows its name, the two ending at x.
-            if not (large and line)
-            else f'<tspan class="{css}">{escape(words)}</tspan>'
-            for css, words, line in shown
-            if words
+        # The switch's value takes the second line where the row holds nothing (the feed, the newsletter);
+        # presenter mode's first line is the name and what the row holds, the two ending at x.
+        shown = (
+            (("lane", name, 0), ("holds", holds, 0), ("row-value", value, 1))
+            if large
+            else (("lane", name, 0), ("holds", holds, 1), ("row-value", value, 2 if holds else 1))
         )
+        placed: set[int] = set()
+        spans = []
+        for css, words, line in shown:
+            if not words:
+                continue
+            where = "" if line in placed else f' x="{x:.1f}" y="{_line_y(at, lane, line):.1f}"'
+            placed.add(line)
+            spans.append(f'<tspan class="{css}"{where}>{escape(words)}</tspan>')
+        lines = " ".join(spans)
         texts = f'<text class="row-name" text-anchor="end">{lines}</text>'
         if setting:  # the whole name cell takes the click, not only the letters
             hit = (f'<rect class="hit" x="0" y="{at.top[lane]:.1f}" width="{at.name_width:.1f}" '

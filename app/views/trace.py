@@ -47,6 +47,7 @@ class TraceView(PageView):
             # one of the lead's buttons.
             self.diagram = ActionHTML(self._on_diagram, sizing_mode="stretch_width")
             self.state.param.watch(self._redraw_diagram, ["trace", "tick", "before", "tour"])
+            self.page.param.watch(self._redraw_diagram, ["waiting"])  # the lead says less while it waits
             self._redraw_diagram()
             panes = [self.diagram]
         else:
@@ -81,7 +82,7 @@ class TraceView(PageView):
         self.page.act(action, value, "figure")
 
     def _redraw_diagram(self, *events) -> None:
-        lead = self.page.lead_html() if self.lead else ""
+        lead = self.page.lead_html(changes_only=self.large) if self.lead else ""
         self.diagram.html = lead + self.page.diagram_html(large=self.large)
 
     def __panel__(self):

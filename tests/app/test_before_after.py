@@ -52,7 +52,8 @@ def test_a_switch_keeps_the_run_before_until_dismissed_or_a_new_chapter():
     assert 'data-key="compare-step"' in lead and 'data-value="8"' in lead  # the jump to t8
     # The axis marks t8 in the wide drawing and in a narrow screen's strip of every tick.
     assert drawing.count("parts-line") == 2 and drawing.count("t8≠") == 2
-    # One diagram (a wide drawing of two parts, a narrow one of two: the stylesheet shows one); t3 is the same.
+    # One diagram (a wide drawing of two parts, a narrow one of two, the stylesheet showing one); t3 is
+    # the same.
     assert drawing.count("<svg") == 4 and "changed-cell" not in drawing
     page.act("go", "8")
     lead, drawing = page.lead_html(), page.diagram_html()

@@ -126,7 +126,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(url: str, seconds: float = 90) -> None:
+def wait_for(url: str, seconds: float = 90, every: float = 0.3) -> None:
+    """Until ``url`` answers 200 (asked every ``every`` seconds), or RuntimeError after ``seconds``."""
     deadline = time.monotonic() + seconds
     while True:
         try:
@@ -137,7 +138,7 @@ def wait_for(url: str, seconds: float = 90) -> None:
             pass
         if time.monotonic() > deadline:
             raise RuntimeError(f"{url} did not answer within {seconds} s")
-        time.sleep(0.3)
+        time.sleep(every)
 
 
 def serve(
@@ -153,6 +154,7 @@ def serve(
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / log_name, "w")
     command = [sys.executable, "-m", "panel", "serve", script, "--setup", "app/serving.py"]
+    command += ["--plugins", "classroom.channel"]  # the phones' page and channel, as ./dev serve
     command += [
         "--port",
         str(port),
