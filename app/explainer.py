@@ -176,6 +176,25 @@ class ExplainerApp:
         line = pn.Row(show, self._present_menu, sizing_mode="stretch_width")
         return pn.Column(line, panel, sizing_mode="stretch_width")
 
+    def _present_side(self) -> pn.Column:
+        """Beside the diagram (which writes out every event of the tick): in the tour its question first,
+        the room's point of discussion, then the badges. As wide as twenty of its words (at 24 px on a
+        1920 projector too); a card longer than the screen scrolls in its column, so the page (and the
+        diagram) never moves under it."""
+        return pn.Column(
+            self.tour_slot,
+            self.badges,
+            styles={
+                "flex": "0 0 20em",
+                "width": "20em",
+                "max-height": "100vh",
+                "overflow-y": "auto",
+                "position": "sticky",
+                "top": "0",
+            },  # fmt: skip
+            css_classes=["side"],
+        )
+
     def _present_layout(self) -> pn.viewable.Viewable:
         """For a projector (1280×720 and up): the player, the badges and the timeline on one screen in
         large type; the switches and the chapters beneath, every control a button or a key."""
@@ -191,28 +210,10 @@ class ExplainerApp:
             parts += [self.classroom.card, self.classroom.join]
         for part in parts:
             part.css_classes = [*part.css_classes, "present"]
-        # The drawing of a whole run is about 1,150 px wide at presenter's scale: below 1,500 px of screen
-        # the badges and the tour go under it rather than squeeze it into a strip that hides t0.
-        # The switches and the chapters come right under it, before the badges' fold below 1,500 px.
+        # The switches and the chapters come right under the diagram, which is drawn to the width it has.
         main = self._present_main = pn.Column(self.player, trace, controls)
         self._fit_present_to_tour()
-        # Beside the diagram (which writes out every event of the tick): in the tour its question first, the
-        # room's point of discussion (its verdict lists the tick's events), then the badges.
-        # As wide as twenty of its words (at 24 px on a 1920 projector too), not a fixed 340 px; a card
-        # longer than the screen scrolls in its column, so the page (and the diagram) never moves under it.
-        side = pn.Column(
-            self.tour_slot,
-            self.badges,
-            styles={
-                "flex": "0 0 20em",
-                "width": "20em",
-                "max-height": "100vh",
-                "overflow-y": "auto",
-                "position": "sticky",
-                "top": "0",
-            },  # fmt: skip
-            css_classes=["side"],
-        )
+        side = self._present_side()
         return pn.Column(
             self.helpers,
             Presenter(),

@@ -81,14 +81,14 @@ def test_peer_instruction_from_ask_to_reveal(fresh_classes):
     assert phones(card)["frame"]["tick"] == 9
     card._act("open", "2")  # ask: round 1, back at the question's tick
     assert app.state.tick == held and phones(card)["frame"]["tick"] == held
-    assert "class-close" in card.card.html and "class-counts" not in card.card.html  # they vote alone
+    assert "class-close" in card.card.html and "class-bar" not in card.card.html  # they vote alone
     for student, choice in zip(STUDENTS, "00011", strict=True):
         store.answer(card.code, student, 2, 1, choice, 2)
     app.state.go(held + 2)  # the projector cannot give the answer away while the room answers
     assert app.state.tick == held
     card._act("close", "")  # the spread, without the answer
     card._count_soon()
-    assert "class-counts" in card.card.html and "✓ right" not in card.card.html
+    assert "class-bar" in card.card.html and "✓ right" not in card.card.html
     assert "Ask again: round 2" in card.card.html and phones(card)["question"]["phase"] == "closed"
     app.state.go(held + 1)
     assert app.state.tick == held  # discussion: still held
