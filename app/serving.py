@@ -22,10 +22,12 @@ import asyncio
 import ctypes
 import ctypes.util
 import gc
+import logging
 import os
 import re
 import signal
 import sys
+import traceback
 
 from tornado.httpserver import HTTPServer
 from tornado.web import Application, RequestHandler
@@ -138,6 +140,44 @@ def _write_message_seen(self: WebSocketHandler, message, binary: bool = False):
 
 
 WebSocketHandler.write_message = _write_message_seen
+
+
+# No client can fill the log: a line is at most LOG_LINE characters, whatever a websocket sent (Bokeh logs
+# a message it cannot read whole: a 19 MB frame made a 19 MB line, and twelve connections 228 MB in 20 s),
+# and each line of a traceback too. A page that leaves while a message is on its way is an ordinary
+# goodbye, not a warning.
+LOG_LINE = 300
+GOODBYES = ("Failed sending message as connection was closed",)
+_make_record = logging.getLogRecordFactory()
+
+
+def _short(line: str) -> str:
+    return line if len(line) <= LOG_LINE else f"{line[:LOG_LINE]}… ({len(line):,} characters)"
+
+
+def short_record(*args, **kwargs) -> logging.LogRecord:
+    """A log record whose message and traceback lines are at most ``LOG_LINE`` characters each."""
+    record = _make_record(*args, **kwargs)
+    try:
+        said = record.getMessage()
+    except Exception:  # a record whose arguments do not fit its format: logging reports that itself
+        return record
+    if len(said) > LOG_LINE:
+        record.msg, record.args = _short(said), ()
+    if record.exc_info and record.exc_info[0] is not None:
+        lines = [line for text in traceback.format_exception(*record.exc_info) for line in text.splitlines()]
+        record.exc_text = "\n".join(_short(line) for line in lines)
+        record.exc_info = None
+    return record
+
+
+class _NoGoodbyes(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno == logging.WARNING and record.getMessage() in GOODBYES)
+
+
+logging.setLogRecordFactory(short_record)
+logging.getLogger("bokeh.server.views.ws").addFilter(_NoGoodbyes())
 
 
 def follow_the_parent() -> bool:

@@ -9,7 +9,7 @@ import shutil
 from html import escape
 from pathlib import Path
 
-from app.content import caption_html, engine_results, heading, markdown_html, text
+from app.content import caption_html, engine_results, heading, markdown_html, sections, text
 from app.light import LightPage
 from app.palette import css_variables
 from app.render.engines import engines_html
@@ -72,6 +72,7 @@ def light_body(compact: bool) -> str:
         )
 
     intro = "" if compact else f'<div class="intro lede">{markdown_html(text("captions", "intro"))}</div>'
+    class_note = " ".join(sections("classroom")["needs the server"].split())
     more = (
         ""
         if compact
@@ -79,14 +80,24 @@ def light_body(compact: bool) -> str:
         "the 864 runs, Compare and Explore; it loads Panel in your browser, about 30 MB) · "
         '<a href="selfcheck.html">the model in your browser</a> · <a href="engines.html">real engines</a> · '
         '<a href="explore.html">beyond the one schedule</a></nav>'
+        f'<p class="more-pages class-home">{markdown_html(text("classroom", "where class mode lives"))}</p>'
     )
     return f"""
 <script>document.documentElement.classList.add("js");
 setTimeout(() => document.getElementById("light").classList.remove("pending"), 3000);</script>
 <link rel="stylesheet" href="static/explainer.css">
-<main id="light" class="light pending{" embed" if compact else ""}" data-tick="0">
+<main id="light" class="light pending{" embed" if compact else ""}" data-tick="0"
+ data-class-note="{escape(class_note)}">
 <div id="light-status" class="status" role="status" aria-live="polite" data-in="timeline lifecycles badges"
  hidden></div>
+<script>/* A class's join link on this site is answered at once, in a student's words (static/light.js keeps
+it): before anything else loads. */
+if (/[?&](join|class)=/.test(location.search)) {{
+  const said = document.getElementById("light-status");
+  const note = document.getElementById("light").dataset.classNote;
+  Object.assign(said, {{ textContent: note, title: note, className: "status stalled class-note" }});
+  said.hidden = false;
+}}</script>
 {slot("header")}{intro}{slot("tour")}{slot("player")}{slot("lead")}{slot("figure")}{slot("badges")}
 {slot("outcome")}
 <div id="part-legend" class="part" data-in="">{parts["legend"]}</div>

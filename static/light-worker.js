@@ -10,7 +10,7 @@
 // move to the tick shown was made, in the frame where the reader made it: news is what is newer.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { xorCoreData } from "./core_data.js";
-import { counted, isNews, joiningActions, reason, refusal, stamp, toldAt } from "./moves.js";
+import { Turns, counted, isNews, joiningActions, reason, refusal, stamp, toldAt } from "./moves.js";
 
 let light = null;
 let restored = false; // whether Python came from the build's snapshot
@@ -202,6 +202,24 @@ function joining(key, args, at) {
   return [args[0], args[1], JSON.stringify(joiningActions(actions, at, moves.get(key)?.[1] ?? null))];
 }
 
+// The calls waiting for Python, taken a round at a time (moves.js's Turns): a flood from some callers
+// costs another caller one call of each of them at most, not all of theirs.
+const turns = new Turns();
+let taking = false;
+function take() {
+  for (const call of turns.round()) call();
+  if (turns.waiting) setTimeout(take, 0); // what arrived meanwhile joins the queues before the next round
+  else taking = false;
+}
+function wait(port, call) {
+  if (!turns.add(port, call)) return false;
+  if (!taking) {
+    taking = true;
+    setTimeout(take, 0);
+  }
+  return true;
+}
+
 function serve(port) {
   let greeted = false;
   let calls = null; // this caller's calls in the current second (moves.counted)
@@ -231,6 +249,7 @@ function serve(port) {
     }
     if (call === "bye") {
       await started().catch(() => {});
+      turns.forget(port);
       for (const key of keys) leave(key, port);
       keys.clear();
       return;
@@ -244,23 +263,35 @@ function serve(port) {
     }
     try {
       await started();
-      const group = call === "start" && args[1] ? `group:${args[1]}` : null;
-      if (call === "act" && args[1] === "go" && moves.has(args[0]) && isNews(moves.get(args[0])[1], at)) {
-        args[1] = ""; // a told tick older than the page's last move: answered with the page as it is
-      }
-      const json = light[call](...(group ? joining(group, args, at) : args));
-      if (call === "start" || call === "act") {
-        const { key } = JSON.parse(json);
-        if (!keys.has(key)) { keys.add(key); join(key, port); }
-        const moved = after(key, json, port, at);
-        port.postMessage({ id, json, at: moved });
-      } else {
-        port.postMessage({ id, json });
-      }
     } catch (error) {
       port.postMessage({ id, error: reason(error) });
+      return;
+    }
+    if (!wait(port, () => answerCall(port, keys, { id, call, args, at }))) {
+      port.postMessage({ id, error: "too many calls waiting from this page: one second's wait" });
     }
   };
+}
+
+// One call, in its turn: app.light's answer to the caller, and to the other callers of its page.
+function answerCall(port, keys, { id, call, args, at }) {
+  try {
+    const group = call === "start" && args[1] ? `group:${args[1]}` : null;
+    if (call === "act" && args[1] === "go" && moves.has(args[0]) && isNews(moves.get(args[0])[1], at)) {
+      args[1] = ""; // a told tick older than the page's last move: answered with the page as it is
+    }
+    const json = light[call](...(group ? joining(group, args, at) : args));
+    if (call === "start" || call === "act") {
+      const { key } = JSON.parse(json);
+      if (!keys.has(key)) { keys.add(key); join(key, port); }
+      const moved = after(key, json, port, at);
+      port.postMessage({ id, json, at: moved });
+    } else {
+      port.postMessage({ id, json });
+    }
+  } catch (error) {
+    port.postMessage({ id, error: reason(error) });
+  }
 }
 
 if (typeof SharedWorkerGlobalScope !== "undefined" && self instanceof SharedWorkerGlobalScope) {

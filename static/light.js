@@ -92,7 +92,11 @@ const tellHeight = watchHeight(root);
 
 // The status has space of its own, two lines (site.css), so words in it never change the page's height.
 let unsay = null;
+// A class's join link on this site was answered before anything loaded (the page's inline script): its
+// words stay, whatever else is said meanwhile.
+const classNote = status.classList.contains("class-note");
 const say = (words, tone = "", seconds = 0) => {
+  if (classNote) return;
   status.textContent = words;
   status.title = words;
   status.className = `status ${tone}`;
@@ -229,14 +233,15 @@ function actLocally(action, value, part, at, told = false) {
 // ``own``: the reader did it here (which clears a note of what another frame did).
 function act(action, value, part = "", { told = false, own = !told, at = Date.now() } = {}) {
   if (python) {
-    python.ask("act", [key, action, value, part], at).then((parts) => {
+    const asked = python;
+    asked.ask("act", [key, action, value, part], at).then((parts) => {
       key = parts.key;
       paint(parts, { told });
       if (told && parts.changed) say(parts.changed, "group", 8);
       else if (own && status.classList.contains("group")) say("");
       // Where each page has its own Python, the others of the group are told what to do as well.
       if (group && !told && !python.shared && !MOVES.has(action)) group.acted([action, value, part]);
-    }, failed);
+    }, failedIn(asked));
     return;
   }
   readerMoved = true;
@@ -353,6 +358,12 @@ writeEmbedCode(window.location.search.replace(/^\?/, ""));
 
 let restarted = false; // Python is started again once, in a worker of this page's own, if it stops
 
+// A failure of a worker that is no longer this page's (one that stopped and has been replaced: its calls
+// still waiting fail one by one) says nothing: the page is restarting, and says so.
+const failedIn = (source) => (error) => {
+  if (source === worker) failed(error);
+};
+
 function failed(error) {
   if (root.dataset.python === "failed") return; // said once (a stopped worker fails every waiting call too)
   const wasReady = root.dataset.python === "ready";
@@ -386,14 +397,14 @@ let worker = null;
 let restartAt = null;
 function begin({ shared = true, link = null } = {}) {
   restartAt = link;
-  worker = startPython({
+  const own = startPython({
     shared,
     onReady: ({ restored }) => {
       root.dataset.start = restored ? "snapshot" : "fresh"; // for the tests and benchmarks/site_bench.py
       root.dataset.worker = worker.shared ? "shared" : "own"; // a refused shared worker is replaced
       started();
     },
-    onFailure: failed,
+    onFailure: (error) => failedIn(own)(error),
     answerWithin: 20000, // a light call takes well under a second; twenty without an answer is a dead worker
     onPush: (parts) => {
       // A push of a move older than one shown here is late: this frame's newer move is on its way.
@@ -402,6 +413,7 @@ function begin({ shared = true, link = null } = {}) {
       if (parts.changed) say(parts.changed, "group", 8);
     },
   });
+  worker = own;
   root.dataset.worker = worker.shared ? "shared" : "own";
 }
 const started = () => {
@@ -409,7 +421,8 @@ const started = () => {
   const link = restartAt ?? (fromPrerender ? prerender.link : asked);
   const done = fromPrerender ? prerender.done : [];
   const actions = JSON.stringify([...done, ...pending.splice(0)]);
-  worker.ask("start", [link, group ? scopedGroup(groupName) : "", actions], movedAt)
+  const asked = worker;
+  asked.ask("start", [link, group ? scopedGroup(groupName) : "", actions], movedAt)
     .then((first) => {
       python = worker;
       key = first.key;
@@ -423,7 +436,7 @@ const started = () => {
       root.dataset.python = "ready";
       if (!status.classList.contains("group")) say("");
     })
-    .catch(failed);
+    .catch(failedIn(asked));
 };
 begin();
 // Leaving the page: the worker forgets this frame (and a group's page once its last frame has gone).

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  MOST_CALLS_A_SECOND, counted, enqueue, isNews, joiningActions, overlaid, playerTick, reason, refusal, remember,
+  MOST_CALLS_A_SECOND, MOST_WAITING, Turns, counted, enqueue, isNews, joiningActions, overlaid, playerTick, reason,
+  refusal, remember,
   stamp, takesPush, toldAt, tourStepAfter,
 } from "../../app/views/js/moves.js";
 
@@ -196,4 +197,29 @@ test("presenter mode's overlay replaces the parts it names, tick by tick, and on
   assert.equal(overlaid(data, null), data); // no overlay fetched: the plain pre-render
   assert.equal(overlaid(data, { fixed: {}, ticks: [{}] }), data); // another build's: not this run's ticks
   assert.equal(overlaid(data, { fixed: {} }), data);
+});
+
+test("calls wait their turn: a flood from twenty callers delays another caller's one call by a round", () => {
+  const turns = new Turns();
+  const done = [];
+  for (let caller = 0; caller < 20; caller += 1) {
+    for (let n = 0; n < MOST_WAITING + 5; n += 1) {
+      const added = turns.add(`flood-${caller}`, () => done.push(`flood-${caller}`));
+      assert.equal(added, n < MOST_WAITING); // a caller has at most MOST_WAITING waiting
+    }
+  }
+  turns.add("victim", () => done.push("victim"));
+  for (const call of turns.round()) call();
+  assert.equal(done.length, 21); // one of each caller's
+  assert.ok(done.includes("victim"));
+  let rounds = 1;
+  while (turns.waiting) {
+    for (const call of turns.round()) call();
+    rounds += 1;
+  }
+  assert.equal(rounds, MOST_WAITING); // the flood's own calls, one a round, in the order they came
+  assert.equal(done.length, 20 * MOST_WAITING + 1);
+  turns.add("gone", () => done.push("gone"));
+  turns.forget("gone");
+  assert.equal(turns.waiting, false);
 });

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from app.content import text
+from app.content import sections, text
 from app.render.explore import case_query
 from app.state import PRESETS
 from model import Switches, dumps, run, trace_dict
@@ -1028,3 +1028,20 @@ def test_the_snapshot_s_free_memory_is_zeroed_without_growing_it(site):
     got = json.loads(done.stdout)
     assert got == {"zeroed": got["zeroed"], "left": 0, "grew": False, "limitKept": True, "pythonWorks": True}
     assert got["zeroed"] >= 1 << 14
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("query", ["?join=ABCDE", "?class=new&present=1"])
+def test_a_class_link_on_the_static_site_is_answered_at_once_in_a_student_s_words(
+    offline_page, site_url, query
+):
+    """A join link opened on this site (it cannot keep a class) says at once, before Python and whatever
+    it later says, what to ask the teacher for; the front page says in one line where class mode lives."""
+    page = offline_page
+    page.goto(f"{site_url}/index.html{query}", wait_until="commit")
+    note = " ".join(sections("classroom")["needs the server"].split())
+    expect(page.locator("#light-status")).to_have_text(note, timeout=3000)
+    assert page.locator("#light").get_attribute("data-python") != "ready"  # before Python
+    expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
+    expect(page.locator("#light-status")).to_have_text(note)  # still said once Python is there
+    assert "./dev serve" not in note and "Class mode" in page.locator(".class-home").inner_text()

@@ -17,6 +17,45 @@ const MOST_CHARACTERS = 65536;
 const MOST_ARGUMENTS = 4;
 export const MOST_CALLS_A_SECOND = 60;
 
+// Calls waiting for Python, a queue a caller, taken in turn: one of each waiting caller's, then round
+// again. A caller that sends many waits behind its own calls, not in front of everyone's: a page with
+// twenty connections flooding the worker held another figure's switch for 26 s, since calls were
+// answered in the order they came. A caller has at most MOST_WAITING calls waiting.
+export const MOST_WAITING = 16;
+
+export class Turns {
+  constructor() {
+    this.queues = new Map(); // caller -> [call, ...]
+  }
+
+  // Whether ``call`` now waits its turn (false: ``caller`` has too many waiting already).
+  add(caller, call) {
+    if (!this.queues.has(caller)) this.queues.set(caller, []);
+    const queue = this.queues.get(caller);
+    if (queue.length >= MOST_WAITING) return false;
+    queue.push(call);
+    return true;
+  }
+
+  // The next round: one call of each caller that has one waiting, in the order they first waited.
+  round() {
+    const taken = [];
+    for (const [caller, queue] of [...this.queues]) {
+      taken.push(queue.shift());
+      if (!queue.length) this.queues.delete(caller);
+    }
+    return taken;
+  }
+
+  get waiting() {
+    return this.queues.size > 0;
+  }
+
+  forget(caller) {
+    this.queues.delete(caller);
+  }
+}
+
 // Why a call may not be made ("" if it may): ``call`` and ``args`` as a page sent them.
 export function refusal(call, args) {
   if (!CALLS.includes(call)) return `a page may call ${CALLS.join(", ")}, not ${String(call).slice(0, 40)}`;
