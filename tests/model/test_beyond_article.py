@@ -302,8 +302,8 @@ def test_a_successor_s_plan_says_why_each_step_is_computed_again():
 def test_a_newsletter_on_a_digest_whose_acceptance_was_lost_is_judged_by_what_happened():
     """All records lost at t12, the newsletter taking the latest finished candidate: it starts at t12 on #2's
     digest, accepted for v2 at t10 and lost since. *Dependant not misled* said "it was never accepted" while
-    the outcome said accepted at t10 (issue 63); an invariant reads history (RULES.md §7), so it holds, and the
-    frame says when the digest was accepted although the log no longer does."""
+    the outcome said accepted at t10 (issue 63); an invariant reads history (RULES.md §7), so it holds, and
+    the frame says when the digest was accepted although the log no longer does."""
     done = run(Switches(records_lost="all-at-t12", newsletter="latest-finished"))
     trace, outcome = trace_dict(done), done.outcome()
     start = trace["ticks"][12]["newsletter"]
@@ -329,7 +329,7 @@ def test_a_newsletter_quoting_what_a_fresh_build_would_not_is_used_wrong():
     undeclared = run(Switches.from_mapping({"s1_reads": "s2-undeclared"}))
     start = undeclared.world.newsletter.start
     assert start.quote != start.report_figure and undeclared.outcome().newsletter_used_wrong
-    assert "dependant-misled" not in undeclared.outcome().invariants_broken  # the article's five cannot see it
+    assert "dependant-misled" not in undeclared.outcome().invariants_broken  # the five cannot see it
     declared = run(Switches.from_mapping({"s1_reads": "s2-declared"}))
     assert declared.world.newsletter.start.quote == declared.world.newsletter.start.report_figure
     assert not declared.outcome().newsletter_used_wrong
