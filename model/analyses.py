@@ -160,44 +160,56 @@ def sweep_summary(outcomes: list[dict]) -> dict:
     }
 
 
-#: The fields of an event's ``carries`` that say what it did: what a call read (and whether its key named
-#: it), which record was written and how a restore found it, what was posted, lost or forgotten (the parts
-#: a record or a restore holds, what else a call read and what a plan redoes are fields of their own). Not the
-#: credentials it carried (an owner token, a pin, an operation key, the epoch): they are a protection's
-#: inputs, and where a check meets them the run does something else (a write refused, a post applied).
-WHAT_IT_DID = ("reads", "in_key", "by", "record", "announcement", "report", "lost", "kept")
+#: What an event carries that is a credential, not what it did: a protection's inputs (an owner token, the
+#: epoch, a pin, an operation key). Where a check meets them the run does something else (a write refused, a
+#: post applied), and that is what differs.
+CREDENTIALS = ("token", "epoch", "pin", "key")
+#: What an event carries that says where it sits in a count, not what it did (the post whose stored answer
+#: the feed returns); like an event's ``call`` and ``records``, any earlier difference shifts it.
+POSITIONS = ("post",)
+
+
+def did(event: dict) -> str:
+    """What an event did, as comparable data: every field of the event but its words (``text``,
+    ``label``), where it sits in a count or a store (``call``, ``records``, ``POSITIONS``), the credentials
+    it carried (``CREDENTIALS``) and why it happened (``reason``, and the ``why`` of each step a plan
+    redoes). Each fact the words state is a field (a test checks that the words are a function of the
+    fields), so two events that did the same have equal ``did``."""
+    skipped = {"text", "label", "call", "records", "reason", "carries", "redo"}
+    return dumps(
+        [
+            {k: v for k, v in event.items() if k not in skipped},
+            {k: v for k, v in event["carries"].items() if k not in CREDENTIALS + POSITIONS},
+            [r["step"] for r in event["redo"]],
+        ]
+    )
+
+
+def told(event: dict) -> str:
+    """How an event is told besides what it did: its credentials and its reasons (``did`` leaves them
+    out). Two events that did the same and are told the same say the same, but for a count or a place."""
+    return dumps([event["carries"], event["reason"], event["redo"], did(event)])
 
 
 def first_divergence(a: dict, b: dict) -> int | None:
-    """The first tick at which two traces (``trace_dict`` data) part: in some lane an event of another
-    kind happens, or one that did something else (``WHAT_IT_DID``), or one run has ended. None when they
-    are the same tick for tick.
+    """The first tick at which two traces (``trace_dict`` data) part: an event happens in one and not the
+    other, or one did something else (``did``), or one run has ended. None when they do the same tick for
+    tick.
 
-    Wording and credentials are not compared: with pins off, t0's admission records no pin, but the same
-    thing happens; the runs really part at t5, when #2 restores by step name alone. With section 1 also
-    reading section 2 (beyond the article), they part at t1, where that call reads more than its key says."""
+    Wording, credentials and reasons are not compared: with pins off, t0's admission records no pin, but
+    the same thing happens; the runs really part at t5, when #2 restores by step name alone. With section 1
+    also reading section 2 (beyond the article), they part at t1, where that call reads more than its key
+    says."""
     return next(iter(ticks_that_differ(a, b)), None)
 
 
-def ticks_that_differ(a: dict, b: dict) -> list[int]:
+def ticks_that_differ(a: dict, b: dict, judge=did) -> list[int]:
     """Every tick at which two traces do different things (as ``first_divergence`` judges a tick), up to
-    the longer run's end."""
+    the longer run's end; with ``judge=told``, every tick at which they also tell what they did otherwise."""
     ticks_a, ticks_b = a["ticks"], b["ticks"]
 
-    def did(e: dict) -> tuple:
-        fields = tuple((k, e["carries"][k]) for k in WHAT_IT_DID if k in e["carries"])
-        return (
-            e["lane"],
-            e["kind"],
-            e.get("attempt"),
-            e.get("step"),
-            fields,
-            dumps([e["parts"], e["also"], e["redo"]]),  # what it read, holds or must redo
-            (e.get("reason") or {}).get("code"),
-        )
-
     def happenings(ticks: list, tick: int) -> list | None:
-        return [did(e) for e in ticks[tick]["events"]] if tick < len(ticks) else None
+        return [judge(e) for e in ticks[tick]["events"]] if tick < len(ticks) else None
 
     return [
         tick
@@ -208,10 +220,13 @@ def ticks_that_differ(a: dict, b: dict) -> list[int]:
 
 def compare_runs(before: dict, after: dict) -> dict:
     """What changing the switches did to a run, from the two traces (``trace_dict`` data): which settings
-    differ, every tick at which the runs do different things (the first is where they part), each
-    invariant whose breach moved (its tick before and after, None for held), each run's last tick, and the
-    counts that differ at the end. The explainer draws this when a reader flips a switch, so the run that
-    was stays in view."""
+    differ; every tick at which the runs do different things (the first is where they part) and, where they
+    do not, the ticks at which only a credential or a reason is told otherwise (``explained``); each
+    invariant both runs judge whose breach moved (its tick before and after, None for held), and each that
+    only one of them judges (the sixth, RULES.md §8.2), with that run's verdict; the newsletter's start in
+    each run where it differs (when, on which digest, quoting what); each run's last tick; and the counts
+    that differ at the end. The explainer draws this when a reader flips a switch, so the run that was
+    stays in view."""
     differs = ticks_that_differ(before, after)
     # Every setting, the advanced ones too: a trace leaves out an assumption of the article it keeps, so a
     # setting one trace names and the other does not has its default there.
@@ -227,18 +242,28 @@ def compare_runs(before: dict, after: dict) -> dict:
         name: {i["id"]: i["breach"]["tick"] if i["breach"] else None for i in trace["invariants"]}
         for name, trace in (("before", before), ("after", after))
     }
-    judged = [*INVARIANT_IDS, *(i for i in {**breach["before"], **breach["after"]} if i not in INVARIANT_IDS)]
+    both = [i for i in breach["before"] if i in breach["after"]]
     counts = {name: trace["ticks"][-1]["counts"] for name, trace in (("before", before), ("after", after))}
+    started = {name: _newsletter(trace) for name, trace in (("before", before), ("after", after))}
     return {
         "switched": switched,
         "schedule_changed": before.get("schedule") != after.get("schedule"),
         "first": differs[0] if differs else None,
         "differs": differs,
+        "explained": [t for t in ticks_that_differ(before, after, judge=told) if t not in differs],
         "invariants": [
-            {"id": i, "before": breach["before"].get(i), "after": breach["after"].get(i)}
-            for i in judged  # the sixth too, where either run judges it (RULES.md §8.2)
-            if breach["before"].get(i) != breach["after"].get(i)
+            {"id": i, "before": breach["before"][i], "after": breach["after"][i]}
+            for i in both
+            if breach["before"][i] != breach["after"][i]
         ],
+        # Judged in one run only: what that run found, and nothing said of the other (RULES.md §8.2).
+        "judged_once": [
+            {"id": i, "run": name, "tick": breach[name][i]}
+            for name, other in (("before", "after"), ("after", "before"))
+            for i in breach[name]
+            if i not in breach[other]
+        ],
+        "newsletter": started if started["before"] != started["after"] else None,
         "ends": {"before": before["end_tick"], "after": after["end_tick"]},
         "counts": {
             k: {"before": v, "after": counts["after"].get(k)}
@@ -246,3 +271,11 @@ def compare_runs(before: dict, after: dict) -> dict:
             if counts["after"].get(k) != v
         },
     }
+
+
+def _newsletter(trace: dict) -> dict | None:
+    """When the newsletter started in a run, on which digest and quoting what; None if it never did."""
+    newsletter = trace["ticks"][-1]["newsletter"]
+    if newsletter["started_at"] is None:
+        return None
+    return {"tick": newsletter["started_at"], "digest": newsletter["digest"], "quote": newsletter["quote"]}

@@ -96,8 +96,9 @@ class Attempt:
         ):
             # Silent before a step that is not a model call: no step, so no heartbeat, until it wakes.
             world.emit(
-                self.actor, "went-silent", f"{self.name} goes silent before it can {self.phase}", "silent"
-            )
+                self.actor, "went-silent", f"{self.name} goes silent before it can {self.phase}", "silent",
+                carries={"before": self.phase.value},
+            )  # fmt: skip
             return
         self.last_heartbeat = world.tick
         if self.in_flight is not None:
@@ -161,8 +162,8 @@ class Attempt:
                 step,
             )
         world.emit(
-            self.actor, kind, f"{self.name} {words}", short, call=call, step=step, carries=reads,
-            also=read_too,
+            self.actor, kind, f"{self.name} {words}", short, call=call, step=step,
+            carries=reads | {"result": part.result_id}, also=read_too,
         )  # fmt: skip
 
     def _finish_call(self, world: World, part: Part) -> None:
@@ -173,6 +174,7 @@ class Attempt:
             f"{self.name} finishes {part.step} → {part.result_id}",
             part.step,
             step=part.step,
+            carries={"result": part.result_id},
         )
         self._keep(world, part)
 
@@ -222,6 +224,7 @@ class Attempt:
             "assemble",
             f"{self.name} assembles candidate digest {candidate.digest_id}",
             "candidate",
+            carries={"digest": candidate.digest_id},
         )
         self.phase = Phase.ACCEPT
 
@@ -239,8 +242,9 @@ class Attempt:
         announcement = self.announcement
         if world.records.confirmed(announcement):
             world.emit(
-                self.actor, "done", f"{self.name} finds the announcement of {announcement} confirmed", "done"
-            )
+                self.actor, "done", f"{self.name} finds the announcement of {announcement} confirmed", "done",
+                carries={"announcement": announcement},
+            )  # fmt: skip
             # A running attempt ends as the article's "post confirmed"; a suspected one that only read the
             # records takes the addition named for what it did.
             suspected = world.lifecycles.state("attempt", self.name) is lc.AttemptState.UNKNOWN
@@ -254,8 +258,9 @@ class Attempt:
                 return
             world.lifecycles.begin("effect", announcement, world.tick)
             world.emit(
-                self.actor, "intent", f"{self.name} records the intent to announce {announcement}", "intent"
-            )
+                self.actor, "intent", f"{self.name} records the intent to announce {announcement}", "intent",
+                carries={"announcement": announcement},
+            )  # fmt: skip
             world.lifecycles.move("effect", announcement, lc.Happening.SENT, world.tick)
         if not resend and world.poster_dies(self, PosterDeath.BEFORE_SEND):
             self._die(world, "before sending")
@@ -326,6 +331,8 @@ class Attempt:
                 "fenced",
             )
         elif event == lc.Happening.CANDIDATE_REFUSED:
-            world.emit(self.actor, "stopped", f"{self.name} stops: its candidate was refused", "stops")
+            world.emit(self.actor, "stopped", f"{self.name} stops: its candidate was refused", "stops",
+                       reason={"code": "candidate-refused"})  # fmt: skip
         elif event == lc.Happening.RECEIVER_REJECTS:
-            world.emit(self.actor, "stopped", f"{self.name} stops: the feed rejected its post", "stops")
+            world.emit(self.actor, "stopped", f"{self.name} stops: the feed rejected its post", "stops",
+                       reason={"code": "post-rejected"})  # fmt: skip

@@ -104,7 +104,8 @@ class Controller:
             self.owner = world.attempts[-1] if world.attempts else None
             text = (f"restarts: reads back owner epoch {world.records.epoch.value} and the attempt records, "
                     "and watches every attempt afresh")  # fmt: skip
-            world.emit(ACTOR, "controller-restarted", text, "restarts", reason={"code": "durable"})
+            world.emit(ACTOR, "controller-restarted", text, "restarts", reason={"code": "durable"},
+                       carries={"epoch": str(world.records.epoch.value)})  # fmt: skip
             return
         self.owner, self.rebuild_due = None, False
         self.known_from = len(world.attempts) + 1
@@ -146,6 +147,7 @@ class Controller:
                         if tolerated > 2
                         else f"{attempt.name} misses a heartbeat",
                         f"{attempt.name} silent",
+                        carries={"missed": str(attempt.missed), "tolerated": str(tolerated)},
                         about=attempt.number,
                     )
                 continue
@@ -156,6 +158,7 @@ class Controller:
                 f"{attempt.name} misses {_ordinal(attempt.missed)} heartbeat: UNKNOWN"
                 " (neither failed nor finished)",
                 f"{attempt.name} UNKNOWN",
+                carries={"missed": str(attempt.missed), "tolerated": str(tolerated)},
                 about=attempt.number,
             )
             if attempt is self.owner:
@@ -187,8 +190,9 @@ class Controller:
         records = world.records
         if any(map(self._knows, world.attempts)):  # the first attempt it knows of takes the epoch as it is
             records.epoch.value += 1
+            epoch = str(records.epoch.value)
             world.emit(
-                ACTOR, "epoch", f"publishes owner epoch {records.epoch.value}", f"epoch {records.epoch.value}"
+                ACTOR, "epoch", f"publishes owner epoch {epoch}", f"epoch {epoch}", carries={"epoch": epoch}
             )
         token = records.epoch.value
         number = len(world.attempts) + 1
@@ -225,7 +229,8 @@ class Controller:
                 + (" to rebuild for the corrected report" if purpose is Purpose.REBUILD else ""),
                 label=f"admit {attempt.name}",
                 records=[("admissions", len(records.admissions) - 1)],
-                carries={"token": str(token), "pin": pin.name if pin else "none"},
+                carries={"token": str(token), "pin": pin.name if pin else "none", "purpose": purpose.value}
+                | (self._finishing(world, accepted) if accepted is not None else {}),
                 about=attempt.number,
             )
         if purpose is Purpose.FINISH_EFFECT:
@@ -242,7 +247,22 @@ class Controller:
                 "stalled",
                 f"{attempt.name} stalls for {stall} ticks before its first step",
                 "stalls",
+                carries={"ticks": str(stall)},
             )
+
+    @staticmethod
+    def _finishing(world: World, accepted: Acceptance) -> dict[str, str]:
+        """What a successor admitted only to finish an announcement is sent to finish: the accepted digest,
+        and what the effect records hold of its post: ``none`` (nothing was sent), ``pending`` (an intent
+        awaits its answer) or ``answered`` (an acknowledgement or a rejection is on record)."""
+        digest = accepted.digest_id
+        if world.records.pending_intent(digest) is not None:
+            effect = "pending"
+        elif any(r.announcement == digest for r in world.records.effects.records):
+            effect = "answered"
+        else:
+            effect = "none"
+        return {"announcement": digest, "effect": effect}
 
     def _accepted_digest_of(self, world: World, predecessor: Attempt | None) -> Acceptance | None:
         """The acceptance the successor of ``predecessor`` must finish announcing, if any: the one
@@ -295,7 +315,7 @@ class Controller:
                 label=f"{step} restored",
                 step=step,
                 records=[("journal", index)],
-                carries={"by": "step name" if by_name else "input hash"},
+                carries={"by": "step name" if by_name else "input hash", "result": record.part.result_id},
                 parts=telling_parts([record.part]) or ((step, ()),),  # its version, where that matters
                 also=also,
             )
@@ -347,7 +367,7 @@ class Controller:
             world.lifecycles.move("artifact", instance, lc.Happening.ASSESSED_REFUSED, world.tick)
             if world.recording:
                 why = REASONS[problem["code"]].format(**problem)
-                carried = self._carried(world, attempt)
+                carried = self._carried(world, attempt) | {"digest": candidate.digest_id}
                 text = f"refuses {candidate.digest_id}: {why}"
                 world.emit(
                     ACTOR, "refused", text, "refused", attempt.actor, carries=carried, reason=problem,
@@ -381,7 +401,7 @@ class Controller:
                 f"accepted {version or '(no version)'}",
                 attempt.actor,
                 records=[("acceptances", len(records.acceptances.records) - 1)],
-                carries=self._carried(world, attempt),
+                carries=self._carried(world, attempt) | {"digest": candidate.digest_id},
                 parts=telling_parts(candidate.parts),
             )
         return Verdict.ACCEPTED

@@ -234,7 +234,8 @@ def dependant_misled(checker: Checker, news: News, world: World) -> Iterator[Bre
     if start is None:
         return
     candidate = world.candidate_by_digest(start.digest_id)
-    never_accepted = world.records.acceptance_of(start.digest_id) is None
+    # What the run did, not what the log still holds: an acceptance since lost (RULES.md §8.4) was made.
+    never_accepted = not any(a.digest_id == start.digest_id for a in world.ever("acceptances"))
     stale = stale_parts(candidate, world.report)
     if never_accepted or stale:
         why = "it was never accepted" if never_accepted else (

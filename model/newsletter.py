@@ -27,6 +27,14 @@ if TYPE_CHECKING:
 
 READY_AT = 12
 ACTOR = "newsletter"
+#: Why it waits (a wait event's reason ``code``: the rule it applies, or ``unversioned`` when the strict rule
+#: fails closed for want of versions).
+WAIT_REASONS = {
+    "unversioned": "no record carries a version, so freshness cannot be proved (fail-closed)",
+    "current-accepted": "no digest is accepted for {report}",
+    "any-accepted": "no digest is accepted yet",
+    "latest-finished": "no candidate is finished yet",
+}
 
 
 class Start(NamedTuple):
@@ -65,13 +73,12 @@ class Newsletter:
         if candidate is None:
             if not world.recording:
                 return
-            why = {
-                None: "no record carries a version, so freshness cannot be proved (fail-closed)",
-                NewsletterRule.CURRENT_ACCEPTED: f"no digest is accepted for {world.report.name}",
-                NewsletterRule.ANY_ACCEPTED: "no digest is accepted yet",
-                NewsletterRule.LATEST_FINISHED: "no candidate is finished yet",
-            }[rule]
-            world.emit(ACTOR, "newsletter-wait", f"waits: {why}", "waits")
+            code = "unversioned" if rule is None else rule.value
+            why = WAIT_REASONS[code].format(report=world.report.name)
+            reason = {"code": code} | (
+                {"report": world.report.name} if "{report}" in WAIT_REASONS[code] else {}
+            )
+            world.emit(ACTOR, "newsletter-wait", f"waits: {why}", "waits", reason=reason)
             return
         self.start = Start(
             tick=world.tick,
@@ -87,6 +94,13 @@ class Newsletter:
             f"starts on digest {candidate.digest_id}, quoting {candidate.figure}"
             f" (the report says {world.report.name}, {self.start.report_figure})",
             f"quotes {candidate.figure}",
+            # What it took and what the report said, as fields (its ``report_figure`` follows from the
+            # version; with no figure in the digest, ``quote`` is "none").
+            carries={
+                "digest": candidate.digest_id,
+                "quote": candidate.figure or "none",
+                "report": world.report.name,
+            },
         )
 
     def _choose(self, world: World, rule: NewsletterRule | None) -> Candidate | None:

@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from .invariants import built_from, shown_invariants
+from .invariants import built_from, shown_invariants, unlike_scratch
 from .records import EffectKind
-from .report import SECTIONS
+from .report import SECTIONS, VERSION_BY_NAME
 
 if TYPE_CHECKING:
     from .world import World
@@ -91,6 +91,17 @@ def finished(world: World) -> bool:
     return next(_confirmations(world, _current_digests(world)), None) is not None
 
 
+def newsletter_unlike_scratch(world: World) -> bool:
+    """Whether the newsletter started on a digest that a build from scratch of the report version current
+    when it started would not make (beyond the article, §8.2: a part read text, its own section's or
+    another's, that is not that version's). The article's five judge a part by its own section only."""
+    start = world.newsletter.start
+    if start is None:
+        return False
+    candidate = world.candidate_by_digest(start.digest_id)
+    return bool(unlike_scratch(candidate, VERSION_BY_NAME[start.report_version]))
+
+
 def outcome_of(world: World) -> Outcome:
     current_digests = _current_digests(world)
     # When a current digest was first accepted and its announcement first confirmed, whether or not the
@@ -125,6 +136,9 @@ def outcome_of(world: World) -> Outcome:
         # A digest a fresh build of its version would not make, accepted: by a stale part's input, or
         # (beyond the article, where the sixth check is shown) by an input its key does not name.
         wrong_digest_accepted=bool({"superseded-accepted", "rebuild-differs"} & set(broken)),
-        newsletter_used_wrong="dependant-misled" in broken,
+        # Misled as the article judges it or (beyond the article, where the sixth check is shown) by a
+        # digest a fresh build would not make, as ``wrong_digest_accepted`` counts the sixth too.
+        newsletter_used_wrong="dependant-misled" in broken
+        or ("rebuild-differs" in shown and newsletter_unlike_scratch(world)),
         stopped_at_limit=world.tick if world.stopped_at_limit else None,
     )

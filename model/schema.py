@@ -164,6 +164,8 @@ NEWSLETTER = {
     "accepted_for": Maybe(str),
     "accepted_at": Maybe(TICK),
     "current": bool,
+    "ever_accepted_for": Maybe(str),
+    "ever_accepted_at": Maybe(TICK),
 }
 COUNTS = {
     "model_calls": COUNT,

@@ -150,15 +150,20 @@ def _read(parts: tuple) -> list[dict]:
 
 def _digest_acceptance(world: World, digest: str | None) -> dict:
     """What the acceptance log holds now of the digest the newsletter took: the version it was first
-    accepted for and when, and whether it is accepted for the report as it is now."""
+    accepted for and when, and whether it is accepted for the report as it is now; and what the run did,
+    whether the log still holds it or lost it since (RULES.md §8.4): when it was first accepted, and for
+    which version."""
     first = world.records.acceptance_of(digest) if digest is not None else None
     current = first is not None and any(
         a.digest_id == digest and a.version == world.report.name for a in world.records.acceptances.records
     )
+    ever = next((a for a in world.ever("acceptances") if a.digest_id == digest), None)
     return {
         "accepted_for": first.version if first else None,
         "accepted_at": first.tick if first else None,
         "current": current,
+        "ever_accepted_for": ever.version if ever else None,
+        "ever_accepted_at": ever.tick if ever else None,
     }
 
 

@@ -44,6 +44,16 @@ def _record_words(store: str, written: tuple) -> str:
     }.get(store, store)
 
 
+def _written(store: str, written: tuple) -> dict[str, str]:
+    """Which digest a write of a candidate or an acceptance is about, or which announcement a write of an
+    effect record is about, as the event's own field (the journal's steps are its ``record``)."""
+    if store in ("candidates", "acceptances") and written:
+        return {"digest": written[0].digest_id}
+    if store == "effects" and written:
+        return {"announcement": written[0].announcement}
+    return {}
+
+
 #: A lost record, in words (one of them; an "s" is added for more).
 LOST_WORDS = {"journal": "journal record", "acceptances": "acceptance", "effects": "effect record"}
 
@@ -76,8 +86,10 @@ class Event(NamedTuple):
     lane: str
     call: int | None = None
     records: tuple[tuple[str, int], ...] = ()
-    #: What the message carried that its receiver checks, in words: the owner ``token`` and the store's
-    #: ``epoch``, the ``pin``, the operation ``key``.
+    #: As strings: the credentials the message carried that its receiver checks (the owner ``token`` and
+    #: the store's ``epoch``, the ``pin``, the operation ``key``), and what the event did that no other
+    #: field says (the ``digest``, ``result`` or ``announcement`` its words name, what a call ``reads``...:
+    #: RULES.md §9). Every fact the words state is a field.
     carries: tuple[tuple[str, str], ...] = ()
     #: As data, for a reader that must not parse ``text`` or ``label``: the attempt whose row the event is
     #: drawn in, the section step it is about, and a refusal's reason (its ``code`` and the values it names).
@@ -282,6 +294,7 @@ class World:
         if not self.recording:
             return
         carries = {"record": _record_words(store, written), "token": str(attempt.token), "epoch": str(epoch)}
+        carries |= _written(store, written)
         parts = telling_parts(part for r in written for part in _parts_of(r))
         if not result.applied:
             text = f"rejects {attempt.name}'s write ({what}): token {attempt.token} < epoch {epoch}"
@@ -332,7 +345,9 @@ class World:
             label = "rejected"
             where = ()
         # The feed answers, in the posting attempt's lane: a picture draws the post from the one to the other.
-        carries = {"key": key or "none", "announcement": announcement}
+        carries = {"key": key or "none", "announcement": announcement, "resend": "yes" if resend else "no"}
+        if answer.status is Status.REPEAT:
+            carries["post"] = str(answer.post_number)  # the post whose answer it returns
         # Why a keyed post was applied again: the feed had forgotten its key (beyond the article).
         reason = {"code": "key-forgotten"} if answer.forgotten else None
         self.emit(

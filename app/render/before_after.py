@@ -9,7 +9,7 @@ from html import escape
 
 from app.content import sections, titles
 from app.render.controls import value_words
-from model.switches import Switches
+from model.switches import SETTING_BY_ID, Role, Switches
 
 
 def _words(section: str, **fields) -> str:
@@ -49,17 +49,32 @@ def change_sentence(comparison: dict) -> str:
 
 def lead_text(comparison: dict) -> str:
     """What changed and what it did, in Markdown, short enough for the lead's place: the switches, where
-    the runs part, each invariant whose breach moved, the end and the counts that differ. What happens at
-    the tick where they part is the tick's own sentence, once the reader steps there."""
+    the runs part, the newsletter's start where it differs, each invariant whose breach moved (and one only
+    a run judges, said of that run alone), the end and the counts that differ. What happens at the tick
+    where they part is the tick's own sentence, once the reader steps there. Where nothing the run does
+    differs, it says so, and whether only a credential or a reason is told otherwise."""
     said = [change_sentence(comparison)]
     first = comparison["first"]
     if first is None:
-        return " ".join([*said, _words("same")])
+        told = comparison["explained"]
+        said.append(_words("same told", first=told[0]) if told else _words("same"))
+        # A protection with nothing to act on; a change of the story's events or of an assumption that never
+        # comes into play.
+        roles = {SETTING_BY_ID[c["switch"]].role for c in comparison["switched"]}
+        idle = roles == {Role.PROTECTION} and not comparison["schedule_changed"]
+        return " ".join([*said, _words("idle protection" if idle else "idle other")])
     said.append(_words("parts", first=first))
+    if comparison["newsletter"]:
+        said.append(newsletter_words(**comparison["newsletter"]))
     invariants = titles("invariants")
     for moved in comparison["invariants"]:
         kind = "broken now" if moved["before"] is None else "held now" if moved["after"] is None else "moved"
         said.append(_words(kind, title=invariants.get(moved["id"], moved["id"]), **moved))
+    for once in comparison["judged_once"]:
+        when = "now" if once["run"] == "after" else "no longer"
+        verdict = "held" if once["tick"] is None else "broken"
+        title = invariants.get(once["id"], once["id"])
+        said.append(_words(f"judged {when} {verdict}", title=title, tick=once["tick"]))
     ends = comparison["ends"]
     if ends["before"] != ends["after"]:
         said.append(_words("ends", **ends))
@@ -69,6 +84,35 @@ def lead_text(comparison: dict) -> str:
         )
         said.append(_words("counts", counts=counts))
     return " ".join(said)
+
+
+def newsletter_words(before: dict | None, after: dict | None) -> str:
+    """The newsletter's start where two runs differ in it (``compare_runs``' ``newsletter``)."""
+    fields = {
+        f"{run}_{k}": v
+        for run, start in (("before", before), ("after", after))
+        for k, v in (start or {}).items()
+    }
+    if before is None:
+        return _words("newsletter starts", **fields)
+    if after is None:
+        return _words("newsletter never starts", **fields)
+    # A digest's name does not cover what a step read past its section (RULES.md §8.2), so the quote is
+    # compared too, and the words claim no more than what differs.
+    digest, quote = before["digest"] == after["digest"], before["quote"] == after["quote"]
+    if digest and quote:
+        return _words("newsletter same digest", **fields)  # only when it starts differs
+    if before["tick"] == after["tick"]:
+        said = (
+            "still other quote"
+            if digest
+            else "still other digest same quote"
+            if quote
+            else "still other digest"
+        )
+    else:
+        said = "other quote" if digest else "other digest"
+    return _words(f"newsletter {said}", **fields)
 
 
 def change_buttons(comparison: dict, tick: int) -> str:

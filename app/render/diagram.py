@@ -831,8 +831,12 @@ def tick_caption(trace: dict, tick: int) -> str:
     context = _context(frame)
     fields |= context
     section = f"breach {broken[0]}" if broken else _section(top, frame, trace)
-    if section == "breach dependant-misled" and context["accepted_at"]:
-        section += " accepted"  # accepted, and still not a build of the report as it is now
+    newsletter = frame["newsletter"]
+    accepted_at = newsletter["ever_accepted_at"]
+    if section == "breach dependant-misled" and accepted_at is not None and accepted_at < tick:
+        section += " accepted"  # accepted before it started, and still not a build of the report as it is now
+        if newsletter["accepted_at"] is None:
+            section += " lost"  # beyond the article (§8.4): the log has lost that acceptance since
     section, reason = by_reason(sections("ticks"), section, top)
     said = [sections("ticks")[section].format(**fields | reason)]
     named = {top["kind"], *COVERS.get(section, ())}
@@ -857,6 +861,10 @@ COVERS = {
     "admission unknown": ("unknown",),
     "admission unknown unfenced": ("unknown",),
     "admission finish": ("unknown",),
+    "admission finish unpinned": ("unknown",),
+    "admission finish unsent": ("unknown",),
+    "admission finish unsent unpinned": ("unknown",),
+    "admission finish answered": ("unknown",),
 }
 
 
@@ -866,12 +874,14 @@ def _context(frame: dict) -> dict[str, str]:
     suspect = next((attempt_name(e["about"]) for e in frame["events"] if e["kind"] == "unknown"), "")
     restored = [_from(e["parts"]) for e in frame["events"] if e["kind"] == "restore"]
     newsletter = frame["newsletter"]
-    accepted_at = newsletter["accepted_at"]
+    accepted_at, ever_at = newsletter["accepted_at"], newsletter["ever_accepted_at"]
     return {
         "suspect": suspect,
         "restored": ", ".join(restored) or "nothing",
         "accepted_for": newsletter["accepted_for"] or "",
         "accepted_at": "" if accepted_at is None else str(accepted_at),
+        # What the run did, where the acceptance log has lost it since (beyond the article, §8.4).
+        "ever_accepted_at": "" if ever_at is None else str(ever_at),
         "quote": newsletter["quote"] or "",
         "report_figure": frame["report_figure"] or "",
     }
@@ -903,9 +913,14 @@ def _section(event: dict, frame: dict, trace: dict) -> str:
     if event["kind"] == "admission":
         if event["about"] == 1:
             return "admission first"
-        admitted = next((a for a in frame["attempts"] if a["attempt"] == event["about"]), None)
-        if admitted and admitted["purpose"] == "finish-effect" and "unknown" in kinds:
-            return "admission finish"
+        if event["carries"].get("purpose") == "finish-effect" and "unknown" in kinds:
+            # What the model says the successor finishes: a post whose intent awaits its answer, one never
+            # sent, or one already answered; and whether it carries the accepted digest's pin.
+            effect = event["carries"]["effect"]
+            if effect == "answered":
+                return "admission finish answered"
+            unsent = " unsent" if effect == "none" else ""
+            return f"admission finish{unsent}" + (" unpinned" if event["carries"]["pin"] == "none" else "")
         fenced = trace["switches"].get("fencing") == "on"
         if "unknown" in kinds:
             return "admission unknown" if fenced else "admission unknown unfenced"

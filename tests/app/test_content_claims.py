@@ -5,6 +5,8 @@ forgetting the words fails a test rather than misleading a reader."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from app.content import text
@@ -23,7 +25,10 @@ def _words(name: str, section: str) -> str:
 
 def test_the_explore_caption_names_the_spaces_silences_and_its_size():
     caption = _words("captions", "explore")
-    assert f"{len(list(schedules())):,} other schedules" in caption
+    # The space holds the article's own schedule, so its size is not a count of "other" ones (issue 63).
+    assert ARTICLE in list(schedules()) and PosterDeath.NONE in SPACE["poster_death"]
+    assert f"{len(list(schedules())):,} schedules, the article's among them" in caption
+    assert "or not at all. For" in caption  # the poster that does not die
     lengths = [str(n) for n in SPACE["silent_for"] if n is not None]
     assert f"for {', '.join(lengths[:-1])} or {lengths[-1]} ticks or for good" in caption
     assert SPACE["silent_attempt"] == (1,) and "#1 going quiet" in caption
@@ -67,3 +72,30 @@ def test_a_content_file_with_a_section_twice_is_refused_by_name(tmp_path, monkey
             content.sections("presets")
     finally:
         content.sections.cache_clear()
+
+
+def test_the_switches_say_when_the_worker_goes_quiet_and_what_no_checkpoint_costs():
+    """The silent worker went quiet "halfway into section 3", but it stops as it starts the call and
+    finishes it when it wakes; with no checkpoints "every successor starts from scratch", but one sent only
+    to finish a post computes nothing (issue 63)."""
+    from model import trace_dict
+
+    silent = _words("switches", "silent")
+    quiet = re.search(r"goes quiet at t(\d+), as it starts section (\d)\. \*Paused\*: it wakes at t(\d+), "
+                      r"finishes that section", silent)  # fmt: skip
+    frames = trace_dict(run(Switches()))["ticks"]
+    started = [(f["tick"], e["step"]) for f in frames for e in f["events"] if e["kind"] == "call-started"]
+    finished = [(f["tick"], e["step"]) for f in frames for e in f["events"] if e["kind"] == "call-finished"]
+    tick, section, woke = quiet.groups()
+    assert started == [(int(tick), f"s{section}")] and finished == [(int(woke), f"s{section}")]
+    checkpoints = _words("switches", "checkpoints")
+    assert "a successor sent to build has nothing to restore and computes every section again" in checkpoints
+    assert "one sent only to finish a post builds nothing" in checkpoints
+    purposes = set()
+    for silent_how in ("paused", "crashed"):
+        world = run(Switches(checkpoints="none", silent=silent_how), recording=False).world
+        for attempt in world.attempts[1:]:
+            purposes.add(attempt.purpose)
+            expected = 0 if attempt.purpose == "finish-effect" else 4
+            assert (attempt.restored, attempt.calls) == (0, expected), (attempt.name, attempt.purpose)
+    assert purposes == {"build", "finish-effect"}

@@ -356,6 +356,25 @@ def test_the_journal_row_says_what_the_plan_decided_for_each_record():
     assert lines(s1_reads="s2-declared") == ["s1 · v1/v2 · 41 ✗ redo", "s2 · v1 · 41 ✗ not v2: redo"]
 
 
+def test_a_misled_newsletter_s_caption_says_what_the_run_accepted_though_the_log_lost_it():
+    """All records lost at t12, pins off, the latest finished digest taken: the newsletter starts on the
+    digest accepted at t9 (with v1's s2) whose acceptance the log has just lost. The caption said it was
+    "never accepted" (issue 63); it names the acceptance the run made, and that the log lost it."""
+    from app.render.diagram import tick_caption
+
+    trace = trace_dict(run(Switches(records_lost="all-at-t12", newsletter="latest-finished", pins="off")))
+    (breach,) = [i["breach"] for i in trace["invariants"] if i["id"] == "dependant-misled"]
+    digest = trace["ticks"][breach["tick"]]["newsletter"]["digest"]
+    accepted = [f["tick"] for f in trace["ticks"] for e in f["events"]
+                if e["kind"] == "accepted" and e["carries"]["digest"] == digest]  # fmt: skip
+    caption = tick_caption(trace, breach["tick"])
+    assert f"starts on the digest accepted at t{accepted[0]}, an acceptance the log has lost since" in caption
+    assert "never accepted" not in caption
+    kept = trace_dict(run(Switches(newsletter="latest-finished", pins="off", change="after-acceptance")))
+    (breach,) = [i["breach"] for i in kept["invariants"] if i["id"] == "dependant-misled"]
+    assert "lost" not in tick_caption(kept, breach["tick"])
+
+
 # --- a narrow screen: every tick at once, then the tick in full ------------------------------------------
 
 

@@ -140,3 +140,47 @@ def test_presenter_mode_shows_the_badges_once_in_and_out_of_the_tour():
     assert not app.player.badges_always and app.badges.visible
     app.state.tour = 3
     assert app.player.badges_always and not app.badges.visible
+
+
+def finish_admissions():
+    """Every tick at which a successor is admitted only to finish an announcement: over the 864, and at
+    each tour step's question."""
+    from model import run, trace_dict
+    from model.switches import all_switches
+
+    traces = [trace_dict(run(s)) for s in all_switches()]
+    for step in STEPS:
+        state = ReaderState()
+        state.apply_query(f"?tour={step.number}")
+        traces.append(state.trace)
+    for trace in traces:
+        for frame in trace["ticks"]:
+            for event in frame["events"]:
+                if event["kind"] == "admission" and event["carries"]["purpose"] == "finish-effect":
+                    yield trace, frame, event
+
+
+def test_a_successor_sent_to_finish_a_post_is_told_what_the_records_hold():
+    """Tour step 9's t8 said #1's post "stays unconfirmed, each in a record of its own" when #1 had sent
+    nothing, not even an intent; step 8's t12 said a successor with no pin "keeps the pin of the accepted
+    digest" (issue 63). Each caption is checked against the records of its tick."""
+    from app.render.diagram import tick_caption
+
+    seen = set()
+    for trace, frame, event in finish_admissions():
+        caption = tick_caption(trace, frame["tick"])
+        if "but that is only its attempt's lifecycle" not in caption:
+            continue  # the tick's sentence is about something else (a breach)
+        digest = event["carries"]["announcement"]
+        effects = [r["kind"] for r in frame["records"]["effects"] if r["announcement"] == digest]
+        (admitted,) = [r for r in frame["records"]["admissions"] if r["attempt"] == event["about"]]
+        unconfirmed = "its post stays unconfirmed" in caption
+        assert unconfirmed == (effects == ["intent"]), (caption, effects)
+        assert ("nothing has been sent for it yet" in caption) == (effects == []), (caption, effects)
+        assert ("keeps the pin of the accepted digest" in caption) == (admitted["pin"] is not None), caption
+        seen.add((unconfirmed, admitted["pin"] is None))
+    assert seen == {(True, True), (True, False), (False, False)}  # each sentence the tour and the 864 show
+    step9 = STEPS[8]
+    state = ReaderState()
+    state.apply_query(f"?tour={step9.number}")
+    assert "nothing has been sent for it yet, not even an intent" in tick_caption(state.trace, step9.ask)

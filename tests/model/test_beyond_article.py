@@ -297,3 +297,39 @@ def test_a_successor_s_plan_says_why_each_step_is_computed_again():
     assert plan_at_t5() == {"s2": "other-version", "s3": "no-record", "s4": "no-record"}
     assert plan_at_t5(s1_reads="s2-declared")["s1"] == "key-differs"
     assert plan_at_t5(pins="off") == {"s3": "no-record", "s4": "no-record"}  # by name: s1, s2 restored
+
+
+def test_a_newsletter_on_a_digest_whose_acceptance_was_lost_is_judged_by_what_happened():
+    """All records lost at t12, the newsletter taking the latest finished candidate: it starts at t12 on #2's
+    digest, accepted for v2 at t10 and lost since. *Dependant not misled* said "it was never accepted" while
+    the outcome said accepted at t10 (issue 63); an invariant reads history (RULES.md §7), so it holds, and
+    the frame says when the digest was accepted although the log no longer does."""
+    done = run(Switches(records_lost="all-at-t12", newsletter="latest-finished"))
+    trace, outcome = trace_dict(done), done.outcome()
+    start = trace["ticks"][12]["newsletter"]
+    assert (start["started_at"], start["accepted_at"], start["ever_accepted_at"]) == (12, None, 10)
+    assert start["ever_accepted_for"] == "v2" and outcome.first_accepted_current_at == 10
+    (accepted,) = [e for e in trace["ticks"][10]["events"] if e["kind"] == "accepted"]
+    assert accepted["carries"]["digest"] == start["digest"]  # the very digest it took
+    assert "dependant-misled" not in outcome.invariants_broken and not outcome.newsletter_used_wrong
+    # Misled for a reason that history bears out: with pins off the digest accepted at t9 holds v1's s2.
+    stale = trace_dict(run(Switches(records_lost="all-at-t12", newsletter="latest-finished", pins="off")))
+    (misled,) = [i["breach"] for i in stale["invariants"] if i["id"] == "dependant-misled"]
+    assert misled["tick"] == 12 and "never accepted" not in misled["detail"]
+    assert misled["detail"].endswith("its s2 was not computed from v2")
+    # A digest the run never accepted is still misleading: the same, the records never lost.
+    never = trace_dict(run(Switches(newsletter="latest-finished", fencing="off")))
+    (misled,) = [i["breach"] for i in never["invariants"] if i["id"] == "dependant-misled"]
+    assert misled["detail"].endswith("it was never accepted")  # #1's stale candidate, at t12
+
+
+def test_a_newsletter_quoting_what_a_fresh_build_would_not_is_used_wrong():
+    """With section 1 reading section 2 outside its key, the newsletter quotes v1's 4.1 million against the
+    report's 4.7: the outcome said newsletter_used_wrong false (issue 63). Declared, it quotes 4.7."""
+    undeclared = run(Switches.from_mapping({"s1_reads": "s2-undeclared"}))
+    start = undeclared.world.newsletter.start
+    assert start.quote != start.report_figure and undeclared.outcome().newsletter_used_wrong
+    assert "dependant-misled" not in undeclared.outcome().invariants_broken  # the five cannot see it
+    declared = run(Switches.from_mapping({"s1_reads": "s2-declared"}))
+    assert declared.world.newsletter.start.quote == declared.world.newsletter.start.report_figure
+    assert not declared.outcome().newsletter_used_wrong
