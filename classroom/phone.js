@@ -16,6 +16,7 @@ const ID_KEY = "durable-work-class-student";
 const PENDING_KEY = "durable-work-class-pending";
 const QUIET_MS = 32000; // three beats (classroom/hub.py BEAT) and a little: the connection is gone
 const FINAL = new Set(["unknown", "expired", "one-student", "too-many"]); // no use connecting again
+const RETRY_MS = 2000; // a database that could not answer is asked again this much later
 
 function studentId() {
   let id = null;
@@ -122,6 +123,15 @@ function connect() {
   });
 }
 
+// After "unreachable": name this phone again if it never got in, else send its last tap again.
+function retry() {
+  if (!view) send({ hello: studentId(), pending: pending.get() });
+  else if (pending.get()) {
+    const [step, round] = pending.get().asked.split(":").map(Number);
+    send({ answer: { step, round, choice: pending.get().choice } });
+  }
+}
+
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
@@ -146,6 +156,11 @@ function received(message) {
     if (kept && kept.asked === `${message.step}:${message.round}` && kept.choice === message.choice) pending.set(null);
     drawQuestion(true);
   } else if (message.t === "error") {
+    if (message.code === "unreachable") { // the class's records cannot be read just now: try again shortly
+      status(message.words, "bad");
+      setTimeout(retry, RETRY_MS);
+      return;
+    }
     if (FINAL.has(message.code)) {
       closedForGood = true;
       root.removeAttribute("aria-busy");

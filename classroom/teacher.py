@@ -39,6 +39,7 @@ from classroom.render import join_html, shift_html, start_html, teacher_html
 from classroom.store import ClassError, ClassState, normal_code
 
 COUNTS_EVERY = 0.25  # seconds: the card's counts are read at most this often while answers come in
+RETRY_SECONDS = 2.0  # a database that could not answer is asked again this much later
 HOST = re.compile(r"[A-Za-z0-9.-]{1,253}(:\d{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?")
 
 
@@ -120,6 +121,7 @@ class TeacherCard(pn.viewable.Viewer):
         self._counting: asyncio.TimerHandle | None = None
         self._doc = pn.state.curdoc
         self._pending: list = []  # what a click started, where nothing is served (``_unserved``)
+        self._unreachable = False  # the last read failed for want of the database: said, and read again
         app.state.param.watch(self._moved, ["tour", "tick", "trace"])
         self.draw()
 
@@ -191,9 +193,10 @@ class TeacherCard(pn.viewable.Viewer):
                 return
             self.state = await the_hub.call("state", self.code)
         except ClassError as error:
-            self.message = str(error)
+            self._said(error)
             self.draw()
             return
+        self.message, self._unreachable = "", False
         the_hub.listen(self.code, self._heard)
         if self._doc is not None:
             self._doc.on_session_destroyed(lambda _context: hub().leave(self.code, listener=self._heard))
@@ -246,7 +249,7 @@ class TeacherCard(pn.viewable.Viewer):
                 try:
                     self.state = await hub().call("follow", self.code, self.secret, link)
                 except ClassError as error:
-                    self.message = str(error)
+                    self._said(error)
                     self.draw()
                     return
                 self._written = link
@@ -271,6 +274,15 @@ class TeacherCard(pn.viewable.Viewer):
         self._counting = None
         self._soon(self._count())
 
+    def _said(self, error: ClassError) -> None:
+        """Say why a move did not happen; if the database could not answer, read the class again shortly
+        (the card clears the words once it can)."""
+        self.message = str(error)
+        if error.code == "unreachable" and self._doc is not None:
+            self._unreachable = True
+            again = self._begin if self.state is None else self._count
+            asyncio.get_running_loop().call_later(RETRY_SECONDS, lambda: self._soon(again()))
+
     async def _count(self) -> None:
         the_hub = hub()
         try:
@@ -283,8 +295,11 @@ class TeacherCard(pn.viewable.Viewer):
                 if step and len(rounds) >= 2
                 else {}
             )
+            if self._unreachable:  # back: what the page showed meanwhile is written now
+                self.message, self._unreachable = "", False
+                self._moved()
         except ClassError as error:
-            self.message = str(error)
+            self._said(error)
         self.draw()
 
     # --- what the card's buttons do ------------------------------------------------------------------
@@ -332,11 +347,11 @@ class TeacherCard(pn.viewable.Viewer):
                 s.go_to_step(int(value))
             self.message = ""
         except ClassError as error:
-            self.message = str(error)
+            self._said(error)
         try:
             self.state = await call("state", self.code)
         except ClassError as error:
-            self.message = str(error)
+            self._said(error)
         the_hub.changed(self.code, "state", self.state)
         self._moved()
         await self._count()

@@ -393,3 +393,61 @@ def test_students_split_between_two_processes_are_one_class_told_by_notification
     for phone in phones:
         expect(phone.locator(".tour-verdict")).to_contain_text("The model's answer")
     snap(phones[1], "class-phone-second-process")
+
+
+def _postgres_processes(postgres) -> list[int]:
+    """The server's processes: the postmaster (its pid file's first line) and its children."""
+    import subprocess
+
+    main = int((postgres.data / "postmaster.pid").read_text().split()[0])
+    children = subprocess.run(["pgrep", "-P", str(main)], capture_output=True, text=True).stdout.split()
+    return [main, *map(int, children)]
+
+
+def test_a_stalled_then_restarted_database_is_said_in_words_and_the_class_goes_on(chromium):
+    """PostgreSQL stopped (SIGSTOP, as a machine that stalls): a reader's page is served as ever; a phone
+    joining is told the class cannot be reached, and gets in once the database answers. Then the database
+    restarts: the server's connections are replaced by themselves and the class goes on."""
+    import os
+    import urllib.request
+
+    from engines.postgres import Postgres, _bin
+
+    with Postgres() as postgres:
+        server = ClassServer(postgres.url("postgres"), "postgresql-stall")
+        server.start()
+        try:
+            teacher, code = teacher_opens(chromium, server)
+            first = student_joins(chromium, server, code)
+            stalled = _postgres_processes(postgres)
+            for pid in stalled:
+                os.kill(pid, signal.SIGSTOP)
+            try:
+                began = time.monotonic()
+                with urllib.request.urlopen(f"{server.base}/explainer?tick=3", timeout=30) as reader:
+                    assert reader.status == 200
+                (ARTIFACTS / "class-stall.txt").write_text(
+                    f"a reader's page with the database stopped: {time.monotonic() - began:.2f} s\n"
+                )
+                late = chromium.new_context(viewport=PHONE).new_page()
+                late.goto(f"{server.base}/join/{code}")
+                expect(late.locator("#phone-status")).to_contain_text(
+                    "cannot be reached just now", timeout=20000
+                )
+            finally:
+                for pid in stalled:
+                    os.kill(pid, signal.SIGCONT)
+            expect(late.locator("#phone-question")).to_contain_text("Your teacher leads", timeout=30000)
+            postgres._run(_bin("pg_ctl"), "-D", str(postgres.data), "-m", "fast", "-w", "restart")
+            teacher.get_by_role("button", name="Ask the room").click()
+            for phone, letter in ((first, "A"), (late, "B")):
+                expect(phone.locator("#phone-question")).to_contain_text("round 1", timeout=30000)
+                phone.locator(f'input[data-key="class-answer-{"AB".index(letter)}"]').check()
+                expect(phone.locator(".class-sent")).to_contain_text(
+                    f"Your answer {letter} is in", timeout=30000
+                )
+            expect(teacher.locator(".class-status")).to_contain_text("2 of 2 have answered", timeout=30000)
+        finally:
+            server.stop()
+        said = server.log_text()
+        assert said.count("\n") < 200 and max(map(len, said.splitlines())) < 400  # no flood in the log

@@ -496,13 +496,13 @@ def test_clicking_a_row_of_the_diagram_changes_the_story(explainer):
     """As RaftScope lets a reader crash a node: the stores' row turns fencing off, by mouse and by key."""
     page = explainer.page
     explainer.open("?tick=8")
-    page.locator('g.row-switch[data-value="fencing=off"]').click()
-    expect(page.locator('g.row-switch[data-value="fencing=on"]')).to_have_count(1)
+    page.locator('.diagram-wide g.row-switch[data-value="fencing=off"]').click()
+    expect(page.locator('.diagram-wide g.row-switch[data-value="fencing=on"]')).to_have_count(1)
     page.wait_for_url(re.compile(r"fencing=off"))
     assert explainer.tick() == "t8"  # the same moment, another story
-    page.locator('g.row-switch[data-value="fencing=on"]').focus()
+    page.locator('.diagram-wide g.row-switch[data-value="fencing=on"]').focus()
     page.keyboard.press("Enter")
-    expect(page.locator('g.row-switch[data-value="fencing=off"]')).to_have_count(1)
+    expect(page.locator('.diagram-wide g.row-switch[data-value="fencing=off"]')).to_have_count(1)
 
 
 def test_the_served_embed_is_one_height_as_the_readme_says(page, explainer_url):

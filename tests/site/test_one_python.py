@@ -72,7 +72,7 @@ def figure(frames, view: str):
 def fencing_off_then_t8(frames) -> None:
     """In the diagram's frame: fencing off by its row's name, then the scrubber to t8."""
     diagram = figure(frames, "timeline")
-    diagram.locator('#part-figure [role="button"].row-switch', has_text="stores").click()
+    diagram.locator('#part-figure .diagram-wide [role="button"].row-switch', has_text="stores").click()
     expect(diagram.locator("#light")).to_have_attribute("data-python", "ready")
     expect(diagram.locator("#part-figure")).to_contain_text("fencing off", timeout=20000)
     diagram.locator("#light input[type=range]").evaluate(
@@ -242,7 +242,7 @@ def test_a_switch_in_one_frame_reaches_a_frame_that_loaded_later(page, site_url)
     later.goto(f"{site_url}/embed.html?tick=8&group=late&view=badges")
     expect(later.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
     expect(later.locator("#part-badges")).not_to_contain_text("broken")
-    page.locator('#part-figure [role="button"].row-switch', has_text="stores").click()
+    page.locator('#part-figure .diagram-wide [role="button"].row-switch', has_text="stores").click()
     expect(page.locator("#part-figure")).to_contain_text("fencing off")
     expect(later.locator("#part-badges")).to_contain_text("No stale write: broken")
     expect(later.locator("#light")).to_have_attribute("data-tick", "8")
@@ -263,7 +263,7 @@ def test_four_frames_with_a_tick_but_no_chapter_all_take_a_switch(site, page):
         for frame in frames:
             expect(frame.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
         full = next(f for f in frames if "view=" not in f.url)
-        full.locator('#part-figure [role="button"].row-switch', has_text="stores").click()
+        full.locator('#part-figure .diagram-wide [role="button"].row-switch', has_text="stores").click()
         for frame in frames:
             expect(frame.locator("#light")).to_have_attribute("data-tick", "8")
             assert_search_has(frame, "fencing=off")
@@ -312,7 +312,7 @@ def test_a_hostile_page_of_the_origin_cannot_break_a_group(page, site_url):
     first.locator("button.forward").first.click()
     for frame in frames:
         expect(frame.locator("#light")).to_have_attribute("data-tick", "10")
-    first.locator('#part-figure [role="button"].row-switch', has_text="stores").click()
+    first.locator('#part-figure .diagram-wide [role="button"].row-switch', has_text="stores").click()
     expect(other.locator("#part-badges")).to_contain_text("No stale write: broken")
     other.close()
 
