@@ -438,7 +438,8 @@ def test_a_stalled_then_restarted_database_is_said_in_words_and_the_class_goes_o
                 for pid in stalled:
                     os.kill(pid, signal.SIGCONT)
             expect(late.locator("#phone-question")).to_contain_text("Your teacher leads", timeout=30000)
-            postgres._run(_bin("pg_ctl"), "-D", str(postgres.data), "-m", "fast", "-w", "restart")
+            log = str(postgres.folder / "log")  # the server's output there: else it holds the call's pipes
+            postgres._run(_bin("pg_ctl"), "-D", str(postgres.data), "-l", log, "-m", "fast", "-w", "restart")
             teacher.get_by_role("button", name="Ask the room").click()
             for phone, letter in ((first, "A"), (late, "B")):
                 expect(phone.locator("#phone-question")).to_contain_text("round 1", timeout=30000)
