@@ -239,8 +239,15 @@ function serve(port) {
         askStart(); // the first caller starts Python for every caller
         askStart = null;
       }
-      if (!greeted) answer();
+      if (!greeted) {
+        port.postMessage({ hello: true }); // at once: the caller knows this worker runs (python.js)
+        answer();
+      }
       greeted = true;
+      return;
+    }
+    if (call === "connect") { // a frame that runs Python for others (python.js's Relay): a caller's port
+      if (event.ports?.[0]) serve(event.ports[0]);
       return;
     }
     if (call === "ping") { // a page making sure its worker still answers: Python is not asked

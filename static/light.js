@@ -5,9 +5,9 @@
 // a tour step's answers are judged from it; anything else (a switch) waits for Python and is then done
 // in order. Python starts where the reader has got to: the pre-render's link and what was done on it.
 
-import { follow, holdStill, joinGroup, scopedGroup, watchHeight } from "./frame.js";
+import { controlKeeps, follow, holdStill, joinGroup, scopedGroup, watchHeight } from "./frame.js";
 import {
-  enqueue, firstPicture, isNews, overlaid, playerTick, remember, takesPush, tourStepAfter,
+  enqueue, firstPicture, overlaid, playerTick, remember, takeoverTick, takesPush, tourStepAfter,
 } from "./moves.js";
 import { startPython } from "./python.js";
 
@@ -233,15 +233,15 @@ function actLocally(action, value, part, at, told = false) {
 // ``own``: the reader did it here (which clears a note of what another frame did).
 function act(action, value, part = "", { told = false, own = !told, at = Date.now() } = {}) {
   if (python) {
-    const asked = python;
-    asked.ask("act", [key, action, value, part], at).then((parts) => {
+    const caller = python;
+    caller.ask("act", [key, action, value, part], at).then((parts) => {
       key = parts.key;
       paint(parts, { told });
       if (told && parts.changed) say(parts.changed, "group", 8);
       else if (own && status.classList.contains("group")) say("");
       // Where each page has its own Python, the others of the group are told what to do as well.
       if (group && !told && !python.shared && !MOVES.has(action)) group.acted([action, value, part]);
-    }, failedIn(asked));
+    }, failedIn(caller));
     return;
   }
   readerMoved = true;
@@ -314,7 +314,7 @@ root.addEventListener("change", (event) => {
 document.addEventListener("keydown", (event) => {
   const action = KEYS[event.key];
   if (!action || event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.target.closest && event.target.closest(INTERACTIVE)) return;
+  if (controlKeeps(event.target, event.key, INTERACTIVE)) return;
   event.preventDefault();
   act(action, "");
 });
@@ -354,20 +354,30 @@ try {
 } catch (error) {
   say(`Loading Python in your browser to draw this link (${error})…`);
 }
-writeEmbedCode(window.location.search.replace(/^\?/, ""));
+// Before any picture, the link as given; once the pre-render painted, its embed code (the chapter by its
+// name) is the one offered, as Python's will be.
+if (!prerender) writeEmbedCode(window.location.search.replace(/^\?/, ""));
 
 let restarted = false; // Python is started again once, in a worker of this page's own, if it stops
 
 // A failure of a worker that is no longer this page's (one that stopped and has been replaced: its calls
 // still waiting fail one by one) says nothing: the page is restarting, and says so.
-const failedIn = (source) => (error) => {
-  if (source === worker) failed(error);
+const failedIn = (source) => (error, how) => {
+  if (source === worker) failed(error, how);
 };
 
-function failed(error) {
+function failed(error, { leaderGone = false } = {}) {
   if (root.dataset.python === "failed") return; // said once (a stopped worker fails every waiting call too)
   const wasReady = root.dataset.python === "ready";
   python = null;
+  if (leaderGone) {
+    // The frame that ran Python for this article's frames went (python.js's Relay): the next one runs
+    // it, and this page starts again there, where the reader is, however often that happens.
+    root.dataset.python = "restarting";
+    say("Python is starting again in another figure of this page…", "stalled");
+    begin({ shared: true, link: window.location.search });
+    return;
+  }
   if (wasReady && !restarted) {
     // A worker that stopped (killed, or its tab crashed): one of this page's own takes over where the
     // reader is (the link Python last wrote), and rejoins the group by actions, as a page without a
@@ -401,10 +411,10 @@ function begin({ shared = true, link = null } = {}) {
     shared,
     onReady: ({ restored }) => {
       root.dataset.start = restored ? "snapshot" : "fresh"; // for the tests and benchmarks/site_bench.py
-      root.dataset.worker = worker.shared ? "shared" : "own"; // a refused shared worker is replaced
+      root.dataset.worker = worker.how; // shared, relayed or own: a refused shared worker is replaced
       started();
     },
-    onFailure: (error) => failedIn(own)(error),
+    onFailure: (error, how) => failedIn(own)(error, how),
     answerWithin: 20000, // a light call takes well under a second; twenty without an answer is a dead worker
     onPush: (parts) => {
       // A push of a move older than one shown here is late: this frame's newer move is on its way.
@@ -414,21 +424,21 @@ function begin({ shared = true, link = null } = {}) {
     },
   });
   worker = own;
-  root.dataset.worker = worker.shared ? "shared" : "own";
+  root.dataset.worker = worker.how;
 }
 const started = () => {
   const fromPrerender = restartAt === null && readerMoved && prerender;
   const link = restartAt ?? (fromPrerender ? prerender.link : asked);
   const done = fromPrerender ? prerender.done : [];
   const actions = JSON.stringify([...done, ...pending.splice(0)]);
-  const asked = worker;
-  asked.ask("start", [link, group ? scopedGroup(groupName) : "", actions], movedAt)
+  const caller = worker;
+  caller.ask("start", [link, group ? scopedGroup(groupName) : "", actions], movedAt)
     .then((first) => {
       python = worker;
       key = first.key;
       // What the reader (or the group) did here while Python was starting is done now, in order: a
       // newer tick first (painting Python's older one would jump back), then what waited.
-      const newer = isNews(movedAt, first.at ?? 0) ? root.dataset.tick : null;
+      const newer = takeoverTick(movedAt, first.at, root.dataset.tick);
       if (newer === null) paint(first);
       else act("go", newer, "", { own: false, at: movedAt });
       for (const [action, value, part] of pending.splice(0)) act(action, value, part);
@@ -436,7 +446,7 @@ const started = () => {
       root.dataset.python = "ready";
       if (!status.classList.contains("group")) say("");
     })
-    .catch(failedIn(asked));
+    .catch(failedIn(caller));
 };
 begin();
 // Leaving the page: the worker forgets this frame (and a group's page once its last frame has gone).

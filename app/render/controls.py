@@ -190,13 +190,18 @@ def _pause_button(pause: bool | None) -> str:
 
 def moment_marks_html(tick: int, end: int, moments: list[tuple[int, str, str]]) -> str:
     """The key moments as marks under the scrubber's track, each at its tick and a button that jumps
-    there, named in words ("t8: #1 fenced"). The strip is one line tall whatever the run, so nothing under
+    there, named in words ("t8: #1 fenced"), which show beside it on hover and on focus; a list, for a
+    screen reader to count. The strip is one line tall whatever the run (two on a phone), so nothing under
     it moves when a switch changes the moments."""
     from app.render.diagram import SYMBOL  # the diagram's marks; it imports this module's words
 
-    marks = []
+    marks, last = [], [-9, -9]  # the tick of the last mark on each of a phone's two lines
     for t, mark, words in moments:
         symbol, css = SYMBOL[mark]
+        # On a phone a mark is a 24 px target and ticks may be 18 px apart: a mark within two ticks of the
+        # last on its line takes the other line, so marks on one line stay 8 px apart and more.
+        line = 0 if t - last[0] >= 2 else 1 if t - last[1] >= 2 else 0
+        last[line] = t
         # The range's thumb is about 16 px wide, so its centre runs from 8 px to the width less 8 px; a mark
         # (18 px wide) is kept 9 px from either end, so the last one ends inside the page.
         where = f"calc({t / max(end, 1):.4f} * (100% - 18px) + 9px)"
@@ -205,12 +210,13 @@ def moment_marks_html(tick: int, end: int, moments: list[tuple[int, str, str]]) 
         size = f"min(18px, calc((100% - 18px) / {max(end, 1)}))"
         said = escape(f"t{t}: {words}")
         marks.append(
+            f'<li class="line-{line}" style="left: {where}">'
             f'<button type="button" class="moment-mark {css}{" current" if t == tick else ""}" '
-            f'style="left: {where}; min-width: {size}" data-action="go" data-value="{t}" '
-            f'data-key="moment-mark-{t}" '
-            f'aria-label="Key moment {said}" title="{said}"><span aria-hidden="true">{symbol}</span></button>'
+            f'style="min-width: {size}" data-action="go" data-value="{t}" data-key="moment-mark-{t}" '
+            f'aria-label="Key moment {said}"><span aria-hidden="true">{symbol}</span></button>'
+            f'<span class="moment-words" aria-hidden="true">{said}</span></li>'
         )
-    return f'<div class="moment-marks" role="group" aria-label="Key moments">{"".join(marks)}</div>'
+    return f'<ul class="moment-marks" aria-label="Key moments">{"".join(marks)}</ul>'
 
 
 def moments_html(tick: int, moments: list[tuple[int, str, str]], pause: bool | None = None) -> str:

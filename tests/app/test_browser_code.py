@@ -168,7 +168,7 @@ FIRST_LINKS = (
     "?preset=main&fencing=off", "?fencing=on", "?fencing=on&tick=3", "?tour=2", "?tour=0", "?tour=10",
     "?tour=2&tick=3", "?tour=02", "?tour=2&tour=3", "?present=1&preset=superseded&tick=4",
     "?embed=1&view=badges&tick=5", "?group=g1&preset=stale-owner", "?preset=records-lost&tick=12",
-    "?preset=main&s1_reads=own-section", "?tick=8&tick=9",
+    "?preset=main&s1_reads=own-section", "?tick=8&tick=9", "?tour=9", "?tour=9&present=1",
 )  # fmt: skip
 
 
@@ -210,3 +210,5 @@ def test_a_link_s_first_picture_is_the_one_python_draws_for_it():
         state = prerendered.state
         assert drawn(link) == (state.values(), state.schedule_overrides(), state.tour, state.tick), link
     assert shown >= len(FIRST_LINKS) // 2, chosen  # most of these are pre-rendered
+    for link in ("?tour=2", "?tour=9", "?tour=9&present=1", "?preset=records-lost&tick=12"):
+        assert chosen[FIRST_LINKS.index(link)] is not None, link  # the first and the last step too

@@ -212,3 +212,20 @@ def test_the_light_page_has_every_part_and_the_served_app_draws_the_same_ones():
     assert parts["outcome"] == served.page.outcome_html() and parts["player"] == served.page.player_html(
         badges_always=True
     )
+
+
+def test_play_waits_at_a_key_moment_for_a_reader_and_not_for_a_presenter_who_narrates():
+    """Play stays on a key moment (t8, #1 fenced) longer than on an ordinary tick for a reader; a presenter's
+    playback keeps one pace (the presenter says what happens), as does a reader who turned the pause off."""
+    from app.state import MOMENT_PAUSE
+
+    moment = next(t for t, *_ in page_at("?tick=0").moments() if t > 0)
+    ordinary = next(t for t in range(1, END) if t not in {m for m, *_ in page_at().moments()})
+    reader, presenter, no_pause = (
+        page_at(tick=moment),
+        page_at("?present=1", moment),
+        page_at("?pause=0", moment),
+    )
+    pace = SPEEDS[reader.state.speed]
+    assert reader.period() == pace + MOMENT_PAUSE and page_at(tick=ordinary).period() == pace
+    assert presenter.period() == pace and no_pause.period() == pace

@@ -5,11 +5,22 @@ import { test } from "node:test";
 
 import {
   MOST_CALLS_A_SECOND, MOST_WAITING, Turns, counted, enqueue, isNews, joiningActions, overlaid, playerTick, reason,
+  takeoverTick,
   refusal, remember,
   stamp, takesPush, toldAt, tourStepAfter,
 } from "../../app/views/js/moves.js";
 
 const isTick = (v) => /^\d{1,6}$/.test(v);
+
+// Until ``done()`` holds, checked every few milliseconds, for as long as a busy machine could need: a
+// test waits for what it expects, never for a fixed time.
+async function until(done, seconds = 20) {
+  const deadline = Date.now() + seconds * 1000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`not done within ${seconds} s`);
+    await new Promise((resolve) => { setTimeout(resolve, 5); });
+  }
+}
 
 test("a move is news only if made after the one shown", () => {
   assert.equal(isNews(1001, 1000), true);
@@ -77,17 +88,14 @@ test("a frame of a group follows the ticks told after its own move, and declines
   const went = [];
   const here = joinGroup("test-group", { isTick: (t) => t >= 0, now: () => 0, go: (tick, at) => went.push([tick, at]) });
   const there = joinGroup("test-group", { isTick: (t) => t >= 0, now: () => 0, go: () => {} });
-  const settle = () => new Promise((resolve) => { setTimeout(resolve, 30); });
   try {
     there.moved(3, 100);
-    await settle();
+    await until(() => went.length === 1);
     assert.deepEqual(went, [[3, 100]]);
     here.moved(5, 200); // the reader moves here
-    there.moved(4, 150); // a late frame's move, made before it
-    await settle();
-    assert.deepEqual(went, [[3, 100]]);
-    there.moved(6, 250);
-    await settle();
+    there.moved(4, 150); // a late frame's move, made before it: declined
+    there.moved(6, 250); // one sender's messages arrive in order: once this one is here, the 4 was seen
+    await until(() => went.length === 2);
     assert.deepEqual(went, [[3, 100], [6, 250]]);
   } finally {
     here.close();
@@ -102,7 +110,7 @@ test("a host page's ticks, told without a time, are each followed however fast t
   const host = new BroadcastChannel("durable-work-explainer:host-group");
   try {
     for (const tick of [4, 5, 6]) host.postMessage({ tick });
-    await new Promise((resolve) => { setTimeout(resolve, 30); });
+    await until(() => went.length === 3);
     assert.deepEqual(went, [4, 5, 6]);
   } finally {
     here.close();
@@ -222,4 +230,37 @@ test("calls wait their turn: a flood from twenty callers delays another caller's
   turns.add("gone", () => done.push("gone"));
   turns.forget("gone");
   assert.equal(turns.waiting, false);
+});
+
+test("at takeover a reader's newer move wins over Python's first answer, an older one does not", () => {
+  assert.equal(takeoverTick(2000, 1000, "7"), "7"); // the reader stepped after Python's page was made
+  assert.equal(takeoverTick(1000, 2000, "7"), null); // Python's answer is newer: painted as it is
+  assert.equal(takeoverTick(1000, 1000, "7"), null); // the same move: nothing to redo
+  assert.equal(takeoverTick(1, undefined, "3"), "3"); // Python said no time: any move of the reader's is newer
+  assert.equal(takeoverTick(0, undefined, "3"), null); // nor did the reader move
+});
+
+test("the host page's embed.js sizes a frame only from the explainer's own origin, and only to a height", async () => {
+  const { readFileSync } = await import("node:fs");
+  const vm = await import("node:vm");
+  const code = readFileSync(new URL("../../static/embed.js", import.meta.url), "utf8");
+  const frame = { contentWindow: {}, style: {} };
+  let heard = null;
+  vm.runInNewContext(code, {
+    URL,
+    Number,
+    Math,
+    document: { currentScript: { src: "https://explainer.example/static/embed.js" }, querySelectorAll: () => [frame] },
+    window: { addEventListener: (type, handler) => { heard = handler; } },
+  });
+  const say = (origin, height, source = frame.contentWindow) =>
+    heard({ origin, source, data: { type: "durable-work-explainer:height", height } });
+  say("https://elsewhere.example", 400);
+  assert.equal(frame.style.height, undefined); // another origin's message: not heeded
+  say("https://explainer.example", 612.2);
+  assert.equal(frame.style.height, "613px");
+  for (const odd of [-5, 0, Infinity, NaN, 1e9, "700"]) say("https://explainer.example", odd);
+  assert.equal(frame.style.height, "613px"); // no height a page could not have
+  say("https://explainer.example", 500, {}); // from a window that is not this frame's
+  assert.equal(frame.style.height, "613px");
 });

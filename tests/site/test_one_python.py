@@ -432,3 +432,65 @@ def test_a_snapshot_cut_short_starts_python_the_usual_way(page, site, tmp_path):
         assert "could not" not in (page.locator("#light-status").text_content() or "")
     finally:
         server.shutdown()
+
+
+#: Chromium lets a frame of another site use storage (a shared worker, Web Locks) only with site isolation
+#: off, here; with it on, as by default, it refuses them: the two cases an article's host meets.
+STORAGE = {
+    "allowed": ["--disable-site-isolation-trials", "--disable-features=IsolateOrigins,site-per-process"],
+    "blocked": [],
+}
+
+
+@pytest.mark.parametrize("storage", list(STORAGE))
+def test_four_frames_in_another_site_s_article_share_one_python(site, playwright, tmp_path, storage):
+    """The article on one site (localhost), its four figures from the explainer's (127.0.0.1): one download
+    of Pyodide's core and of the snapshot, one Python, a switch in one figure redrawing the others. Where
+    the browser refuses the frames a shared worker, one frame runs Python for the others; closed, another
+    takes over without a reload."""
+    from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+
+    served: list[tuple[str, int]] = []
+    server, port = serve_folder(site, served=served)
+    (tmp_path / "article.html").write_text(
+        (ROOT / "tests" / "browser" / "pages" / "figures.html").read_text()
+    )
+    host, host_port = serve_folder(tmp_path)
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + STORAGE[storage])
+    try:
+        page = browser.new_page(viewport={"width": 1000, "height": 800})
+        explainer = f"http://127.0.0.1:{port}"
+        page.goto(
+            f"http://localhost:{host_port}/article.html?target={explainer}/embed.html"
+            f"&sizer={explainer}/static/embed.js&group=article"
+        )
+        frames = [f for f in page.frames if f.parent_frame is not None]
+        for frame in frames:
+            expect(frame.locator("#light")).to_have_attribute("data-python", "ready", timeout=120000)
+        how = {frame.locator("#light").get_attribute("data-worker") for frame in frames}
+        assert how == {"shared" if storage == "allowed" else "relayed"}, how
+        cores = [path for path, _ in served if path.endswith("pyodide.asm.wasm")]
+        snapshots = [path for path, _ in served if path.endswith("snapshot.bin.gz")]
+        assert (len(cores), len(snapshots)) == (1, 1), (cores, snapshots)
+        fencing_off_then_t8(frames)
+        badges = figure(frames, "badges")
+        expect(badges.locator(".badge-stale-write")).to_contain_text("broken at t8", timeout=30000)
+        page.screenshot(
+            path=str(ROOT / "test-artifacts" / f"cross-site-article-{storage}.png"), full_page=True
+        )
+        if storage == "blocked":  # the frame running Python goes; the others go on, no reload
+            leads = [f.evaluate("() => durableWorkRelay.leader === durableWorkRelay.me") for f in frames]
+            assert leads.count(True) == 1, leads
+            origins = [f.evaluate("performance.timeOrigin") for f in frames]
+            page.evaluate(f"document.querySelectorAll('iframe.figure')[{leads.index(True)}].remove()")
+            rest = [(f, o) for f, o, lead in zip(frames, origins, leads, strict=True) if not lead]
+            for frame, _ in rest:
+                expect(frame.locator("#light")).to_have_attribute("data-python", "ready", timeout=120000)
+            assert [f.evaluate("performance.timeOrigin") for f, _ in rest] == [o for _, o in rest]
+            frame = rest[0][0]
+            frame.locator('#part-figure .diagram-wide [role="button"].row-switch', has_text="journal").click()
+            frame.wait_for_function("location.search.includes('checkpoints=end-only')", timeout=30000)
+    finally:
+        browser.close()
+        server.shutdown()
+        host.shutdown()

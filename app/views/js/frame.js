@@ -177,3 +177,11 @@ export function joinGroup(name, { isTick, now, go, acted = () => {}, shownAt = n
     close() { channel.close(); },
   };
 }
+
+// Whether the focused control ``target`` needs ``key`` itself, so the page's shortcut leaves it alone (a
+// button's Space, a slider's arrows). A row's name in the diagram is a switch: Space and Enter flip it,
+// and the arrows, Home and End move the tick there as they do anywhere else.
+export function controlKeeps(target, key, interactive) {
+  if (!target || !target.closest || !target.closest(interactive)) return false;
+  return !(target.closest(".row-switch") && key !== " " && key !== "Enter");
+}

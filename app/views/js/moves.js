@@ -188,3 +188,10 @@ export function reason(error) {
   const last = lines.at(-1) || "no reason given";
   return last.length > 240 ? `${last.slice(0, 239)}…` : last;
 }
+
+// When Python takes over a page whose reader (or group) moved meanwhile: the tick to ask Python for, if
+// the move shown here (made at ``movedAt``) is newer than the one Python's first answer stands for
+// (``pythonAt``), else null (Python's answer is the newer: it is painted as it is).
+export function takeoverTick(movedAt, pythonAt, shownTick) {
+  return isNews(movedAt, pythonAt ?? 0) ? shownTick : null;
+}

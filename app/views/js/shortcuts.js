@@ -1,7 +1,7 @@
 // What the page listens for (Helpers, app/views/shortcuts.py): the keys, the back button, the page being
 // hidden, the host frame and the group. The keys and the tick's pattern come from the link's grammar
 // (app.url.browser_table), as the light page's do.
-import { joinGroup, tellHost, watchHeight } from "./frame.js";
+import { controlKeeps, joinGroup, tellHost, watchHeight } from "./frame.js";
 
 const INTERACTIVE = "input, textarea, select, button, [contenteditable], [role=slider], [role=button], .bk-input";
 export function listen(model) {
@@ -11,8 +11,7 @@ export function listen(model) {
     const action = KEYS[event.key];
     if (!action || event.altKey || event.ctrlKey || event.metaKey) return;
     // Leave keys alone where a control needs them (a focused button, slider or list).
-    const target = event.composedPath()[0];
-    if (target && target.closest && target.closest(INTERACTIVE)) return;
+    if (controlKeeps(event.composedPath()[0], event.key, INTERACTIVE)) return;
     event.preventDefault();
     model.send_msg({action});
   };
