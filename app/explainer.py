@@ -345,10 +345,24 @@ class ExplainerApp:
         self._last_query = self.state.to_query()
 
 
+def _local_resources(doc) -> None:
+    """Panel's styles from this server, whichever process made the document. Under ``--num-procs`` a
+    page's request and its websocket may reach different processes; the one that answers the websocket
+    makes the document anew without the page's resource settings, and Panel then pointed every style at
+    its CDN (3 of 8 page loads): the page went outside the server."""
+    from panel.io.resources import LOCAL_DIST
+
+    rel = pn.state.rel_path
+    doc._template_variables.setdefault("dist_url", f"{rel}/{LOCAL_DIST}" if rel else LOCAL_DIST)
+
+
 def create_app(search: str | None = None) -> pn.viewable.Viewable:
     """A fresh page for one reader; ``search`` is the URL query (read from the browser when served)."""
     from classroom.teacher import split_class_link
 
+    served = pn.state.curdoc is not None and pn.state.curdoc.session_context is not None
+    if served:
+        _local_resources(pn.state.curdoc)
     app = ExplainerApp()
     if search is None and pn.state.location is not None:
         search = pn.state.location.search
@@ -358,7 +372,7 @@ def create_app(search: str | None = None) -> pn.viewable.Viewable:
         app.start_class(class_link)
     page = app.layout()
     page.explainer = app  # for tests and the benchmark
-    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+    if served:
         from app.serving import release_memory  # only a served page has a session to end
 
         pn.state.on_session_destroyed(release_memory)
