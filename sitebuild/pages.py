@@ -73,6 +73,7 @@ def light_body(compact: bool) -> str:
 
     intro = "" if compact else f'<div class="intro lede">{markdown_html(text("captions", "intro"))}</div>'
     class_note = " ".join(sections("classroom")["needs the server"].split())
+    class_home = markdown_html(text("classroom", "where class mode lives"))
     more = (
         ""
         if compact
@@ -80,7 +81,7 @@ def light_body(compact: bool) -> str:
         "the 864 runs, Compare and Explore; it loads Panel in your browser, about 30 MB) · "
         '<a href="selfcheck.html">the model in your browser</a> · <a href="engines.html">real engines</a> · '
         '<a href="explore.html">beyond the one schedule</a></nav>'
-        f'<p class="more-pages class-home">{markdown_html(text("classroom", "where class mode lives"))}</p>'
+        f'<div class="more-pages class-home">{class_home}</div>'
     )
     return f"""
 <script>document.documentElement.classList.add("js");
