@@ -139,6 +139,15 @@ class Probe:
         self._task.cancel()
 
 
+async def teacher_starts(browser, link: str):
+    """The teacher's projector page at ``link`` (``class=new``), its class started: the page and the code."""
+    teacher = await browser.new_page(viewport={"width": 1280, "height": 720})
+    await teacher.goto(link)
+    await teacher.locator("button.class-start").click()
+    await teacher.wait_for_function("location.search.includes('teach=')", timeout=60000)
+    return teacher, re.search(r"class=([A-Z0-9]{5})", teacher.url).group(1)
+
+
 async def hall_figures(bases: list[str], pids: list[int], database: str, phones_n: int, repeat: int) -> dict:
     """A class of ``phones_n`` protocol phones with its teacher in Chromium: the figures of issue 61."""
     from playwright.async_api import async_playwright
@@ -149,11 +158,7 @@ async def hall_figures(bases: list[str], pids: list[int], database: str, phones_
     figures: dict = {"phones": phones_n}
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        teacher = await browser.new_page(viewport={"width": 1280, "height": 720})
-        await teacher.goto(f"{bases[0]}/explainer?class=new&present=1&tour=2")
-        await teacher.locator("button.class-start").click()
-        await teacher.wait_for_function("location.search.includes('teach=')", timeout=60000)
-        code = re.search(r"class=([A-Z0-9]{5})", teacher.url).group(1)
+        teacher, code = await teacher_starts(browser, f"{bases[0]}/explainer?class=new&present=1&tour=2")
         origin = await teacher.evaluate("performance.timeOrigin")
         with Probe(bases[0]) as probe:
             start = time.perf_counter()
@@ -203,6 +208,45 @@ async def hall_figures(bases: list[str], pids: list[int], database: str, phones_
     return figures
 
 
+async def flood_figures(base: str, phones_n: int, repeat: int) -> dict:
+    """A teacher's clicks while another class's ``phones_n`` phones join at once and strangers flood that
+    class's join page with requests (issue 62: a click took up to 53 s): how long each click takes to show
+    on the teacher's own page."""
+    from playwright.async_api import async_playwright
+
+    from benchmarks.hall import Phone, join_hall
+    from classroom.store import ClassStore
+
+    figures: dict = {"clicks": []}
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        teacher, _ = await teacher_starts(browser, f"{base}/explainer?class=new&present=1")
+        other, _ = ClassStore(figures.setdefault("database", os.environ["CLASS_DB"])).create()
+        stop = asyncio.Event()
+
+        async def strangers() -> None:  # about twenty requests a second for the other class's page
+            while not stop.is_set():
+                await asyncio.gather(*(Phone(base, other, "s", "127.0.0.2").page() for _ in range(4)))
+                await asyncio.sleep(0.2)
+
+        flooding = asyncio.ensure_future(strangers())
+        joining = asyncio.ensure_future(join_hall(base, other, phones_n, prefix="flood"))
+        for _ in range(repeat):
+            tick = int((await teacher.locator(".tick-now").first.inner_text()).strip().lstrip("t"))
+            begun = time.perf_counter()
+            await teacher.keyboard.press("ArrowRight")
+            await teacher.locator(".tick-now").filter(has_text=f"t{tick + 1}").first.wait_for(timeout=120000)
+            figures["clicks"].append(time.perf_counter() - begun)
+            await asyncio.sleep(0.3)
+        joined, failed = await joining
+        stop.set()
+        await flooding
+        figures["joined"], figures["failed"] = len(joined), len(failed)
+        await asyncio.gather(*(ph.close() for ph in joined))
+        await browser.close()
+    return figures
+
+
 def class_mode(args) -> None:
     """Serve the explainer (one process on SQLite, or ``--procs`` processes on a throwaway PostgreSQL, on
     ports of their own as machines would be) and measure a hall."""
@@ -223,6 +267,16 @@ def class_mode(args) -> None:
         for _, base in servers:
             wait_for(f"{base}/explainer", seconds=120)
         bases, pids = [b for _, b in servers], [p.pid for p, _ in servers]
+        if args.flood:
+            os.environ["CLASS_DB"] = database
+            flood = asyncio.run(flood_figures(bases[0], args.phones, args.repeat))
+            clicks = flood["clicks"]
+            print(
+                f"a teacher's click shown, while {flood['joined']} phones join another class "
+                f"({flood['failed']} failed) and its page is flooded with requests:"
+            )
+            print(f"  median {statistics.median(clicks):.2f} s, slowest {max(clicks):.2f} s (aim 1 s)")
+            return
         figures = asyncio.run(hall_figures(bases, pids, database, args.phones, args.repeat))
     kind = f"PostgreSQL, {args.procs} processes" if args.postgres else f"SQLite, {args.procs} process"
     stalls = figures["stalls"]
@@ -256,6 +310,8 @@ def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="with --phones: on a throwaway PostgreSQL")
     parser.add_argument("--procs", type=int, default=1, choices=range(1, 5), metavar="1..4",
                         help="with --phones: server processes on ports of their own")  # fmt: skip
+    flood = "with --phones: a teacher's clicks while another class joins and is flooded"
+    parser.add_argument("--flood", action="store_true", help=flood)
     args = parser.parse_args()
     if args.procs > 1 and not args.postgres:
         parser.error("--procs 2 and more share a class through PostgreSQL: add --postgres")

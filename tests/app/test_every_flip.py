@@ -84,19 +84,22 @@ def newsletter_sentence(before: dict | None, after: dict | None) -> str:
         return say("newsletter starts", **fields)
     if after is None:
         return say("newsletter never starts", **fields)
-    digest, quote, tick = (before[k] == after[k] for k in ("digest", "quote", "tick"))
-    if digest and quote:
-        return say("newsletter same digest", **fields)
-    if tick:
-        said = (
-            "still other quote"
-            if digest
-            else "still other digest same quote"
-            if quote
-            else "still other digest"
-        )
-        return say(f"newsletter {said}", **fields)
-    return say("newsletter other quote" if digest else "newsletter other digest", **fields)
+    same = tuple(before[k] == after[k] for k in ("digest", "quote", "tick"))
+    return say(NEWSLETTER_SAYS[same], **fields)
+
+
+#: What the lead says of the newsletter's start in both runs, by whether they share its digest, its quote
+#: and its tick: the judge's own table of the cases.
+NEWSLETTER_SAYS = {
+    (True, True, True): "newsletter same digest",
+    (True, True, False): "newsletter same digest",
+    (True, False, True): "newsletter still other quote",
+    (False, True, True): "newsletter still other digest same quote",
+    (False, False, True): "newsletter still other digest",
+    (True, False, False): "newsletter other quote",
+    (False, True, False): "newsletter other digest",
+    (False, False, False): "newsletter other digest",
+}
 
 
 def expected_lead(setting: str, was: dict, now: dict, a: dict, b: dict, oa: dict, ob: dict) -> str:

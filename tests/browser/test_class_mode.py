@@ -130,6 +130,8 @@ def answer(phone, letter: str) -> None:
 
 
 def snap(page, name: str) -> None:
+    """A screenshot once the page has settled: two frames, in which the drawing is fitted to the screen."""
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 

@@ -1070,3 +1070,40 @@ def test_a_class_link_on_the_static_site_is_answered_at_once_in_a_student_s_word
     expect(page.locator("#light")).to_have_attribute("data-python", "ready", timeout=90000)
     expect(page.locator("#light-status")).to_have_text(note)  # still said once Python is there
     assert "./dev serve" not in note and "Class mode" in (page.locator(".class-home").text_content() or "")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 800)])
+def test_the_light_page_shows_the_whole_run_at_every_tick_of_every_chapter(
+    offline_page, site_url, width, height
+):
+    """The light page as the served one (issue 59), from the pre-render a reader first sees: on a phone the
+    player and the strip of every tick on the first screen, the tick in full starting on it; at 1280x800
+    every tick's column and the axis on the first screen; nothing wider than the screen."""
+    page = offline_page
+    page.set_viewport_size({"width": width, "height": height})
+    shown = "(s) => [...document.querySelectorAll(s)].filter((e) => e.getClientRects().length)"
+    for name in PRESETS:
+        page.goto(f"{site_url}/index.html?preset={name}")
+        expect(page.locator("#light")).not_to_have_class(re.compile("pending"), timeout=5000)
+        end = int(page.locator("input[type=range][data-action=go]").first.get_attribute("max"))
+        for tick in range(end + 1):
+            if tick:
+                page.locator("button.forward").first.click()
+                expect(page.locator("#light")).to_have_attribute("data-tick", str(tick))
+            page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            where = (name, tick)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, where
+            corners = "(e) => [e.getBoundingClientRect().right, e.getBoundingClientRect().bottom]"
+            ticks = page.evaluate(f"({shown})('#part-figure svg.diagram text.tick').map({corners})")
+            assert ticks and max(r for r, _ in ticks) <= width, (where, ticks)
+            if width < 640:
+                strip = page.locator("#part-figure svg.diagram-overview").bounding_box()
+                player = page.locator("#part-player").bounding_box()
+                detail = page.locator("#part-figure svg.diagram-detail").bounding_box()
+                assert player["y"] + player["height"] <= height and strip["y"] + strip["height"] <= height, (
+                    where
+                )
+                assert detail["y"] < height, where
+            else:
+                assert len(ticks) == end + 1 and max(b for _, b in ticks) <= height, (where, ticks)
