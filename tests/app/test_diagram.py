@@ -433,3 +433,21 @@ def test_while_a_question_waits_the_room_kept_for_later_sentences_says_nothing()
     assert earlier in unescape(held)
     masked = "".join("x" if c.isalnum() else c for c in later)
     assert masked in unescape(held)
+
+
+@pytest.mark.parametrize("name", ["main", "superseded", "records-lost"])
+def test_presenter_mode_shows_every_row_and_its_switch_s_value_at_every_tick(name):
+    """A projector's drawing keeps the journal's row at every tick, and each row that is a switch says its
+    value (⇄), so every switch of the article can be seen and clicked from the back of the room."""
+    from app.render.diagram import ROW_SWITCH, lanes_of, row_switch_words
+
+    trace = chapter(name)
+    switches = trace["switches"]
+    for tick in range(trace["end_tick"] + 1):
+        svg = diagram_svg(trace, tick, large=True)
+        rows = re.findall(r'<tspan class="lane"[^>]*>(.*?)</tspan>', svg)
+        assert "journal" in rows, tick
+        values = [unescape(v) for v in re.findall(r'<tspan class="row-value"[^>]*>(.*?)</tspan>', svg)]
+        shown = [lane for lane in lanes_of(trace) if lane in ROW_SWITCH and lane in svg]
+        wanted = [f"⇄ {row_switch_words(ROW_SWITCH[lane])[switches[ROW_SWITCH[lane]]]}" for lane in shown]
+        assert sorted(values) == sorted(wanted), (tick, values, wanted)

@@ -146,3 +146,23 @@ def test_every_chapter_prints_on_two_pages_at_most(page, explainer_url, preset):
     assert pages <= 2, (preset, pages)
     broken = run(Switches.from_mapping(PRESETS[preset])).outcome().invariants_broken
     assert text.count("broken at t") == len(broken), text
+
+
+def test_a_projector_says_what_a_switch_changed_and_nothing_a_waiting_question_would_tell(
+    page, explainer_url
+):
+    """Presenter mode's lead (it had none): after a switch, what changed and where the runs part; in the
+    tour, while the question waits, only which switch (t8, where they part, is the answer of step 3)."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(explainer_url + "?present=1&tick=7")
+    lead = page.locator(".lead")
+    expect(page.locator(".tick-now").first).to_have_text("t7", timeout=60000)
+    assert lead.count() == 0 or not lead.first.is_visible()  # nothing to say before a switch
+    page.locator('.diagram-wide [data-key="row-stores"]').click()
+    expect(lead.first).to_contain_text("You changed fencing from on to off")
+    expect(lead.first).to_contain_text("The runs part at t8")
+    page.goto(explainer_url + "?present=1&tour=3")
+    expect(page.locator(".tour-step")).to_be_visible(timeout=60000)
+    page.locator('.diagram-wide [data-key="row-stores"]').click()
+    expect(lead.first).to_contain_text("You changed fencing from on to off")
+    assert "part at" not in lead.first.inner_text()
