@@ -7,8 +7,9 @@ pre-rendered trace is visible from localhost, and the time the self-check page t
 light explainer (embed.html?preset=superseded&tick=12, every outside request refused): the time to its
 first picture, to interactive (a Forward press moves the tick), to Python's taking over, the time a
 switch takes to redraw once Python is there, and the bytes it downloaded; for a host page of four figure
-frames of one group (tests/browser/pages/figures.html): the bytes the server sent for the whole page
-(Pyodide's core counted each time it is fetched) and each frame's first picture and takeover; for the
+frames of one group (tests/browser/pages/figures.html), on the site's own origin and in an article on
+another site side by side: the bytes the server sent for the whole page (Pyodide's core counted each
+time it is fetched) and each frame's first picture and takeover; for the
 tour (index.html?tour=1): the time to its first question and answers. Builds the site first if it is
 missing.
 """
@@ -58,6 +59,7 @@ def timings(site: Path, repeat: int) -> None:
     visible, paint, selfcheck, tour = [], [], [], []
     fresh: dict[str, list[float]] = {"python": [], "mb": [], "sent": []}
     four: list[dict] = []
+    across: list[dict] = []  # the same four frames in an article on another site
     light: dict[str, list[float]] = collections.defaultdict(list)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -82,6 +84,7 @@ def timings(site: Path, repeat: int) -> None:
                 if name in fresh:
                     fresh[name].append(value)
             four.append(four_frames(browser, site))
+            across.append(four_frames(browser, site, another_site=True))
             tour.append(first_question(browser, base))
             page = browser.new_page()
             start = time.perf_counter()
@@ -128,16 +131,24 @@ def timings(site: Path, repeat: int) -> None:
         "tour, index.html?tour=1: first question and answers "
         f"median {statistics.median(tour):.2f} s  (aim <= 1 s)"
     )
-    print("four figure frames of one group on a host page (700 px), offline:")
+    for title, runs in (("on the site's own origin", four), ("in an article on another site", across)):
+        print(f"four figure frames of one group {title} (700 px), offline:")
+        print(
+            f"  sent for the whole page   median {statistics.median(f['sent'] for f in runs):.1f} MB gzipped "
+            f"(aim <= 14 MB), {statistics.median(f['mb'] for f in runs):.1f} MB raw, "
+            f"Pyodide's core fetched {max(f['cores'] for f in runs)} time(s), worker: {runs[0]['worker']}"
+        )
+        for view in runs[0]["frames"]:
+            picture = statistics.median(f["frames"][view][0] for f in runs)
+            python = statistics.median(f["frames"][view][1] for f in runs)
+            print(f"  {view:<24} first picture {picture:.2f} s, Python has taken over {python:.2f} s")
+    alive = [
+        statistics.median(max(t[1] for t in f["frames"].values()) for f in runs) for runs in (four, across)
+    ]
     print(
-        f"  sent for the whole page   median {statistics.median(f['sent'] for f in four):.1f} MB gzipped "
-        f"(aim <= 14 MB), {statistics.median(f['mb'] for f in four):.1f} MB raw, "
-        f"Pyodide's core fetched {max(f['cores'] for f in four)} time(s), worker: {four[0]['worker']}"
+        f"all four alive: own origin {alive[0]:.2f} s, another site {alive[1]:.2f} s "
+        f"({alive[1] / alive[0]:.2f}x; aim <= 1.5x)"
     )
-    for view in four[0]["frames"]:
-        picture = statistics.median(f["frames"][view][0] for f in four)
-        python = statistics.median(f["frames"][view][1] for f in four)
-        print(f"  {view:<24} first picture {picture:.2f} s, Python has taken over {python:.2f} s")
 
 
 def light_page(browser, base: str, served: list, sent: list) -> dict[str, float]:
@@ -219,25 +230,33 @@ def click(page, what: str) -> dict[str, float]:
     })""", what)  # fmt: skip
 
 
-def four_frames(browser, site: Path) -> dict:
+def four_frames(browser, site: Path, another_site: bool = False) -> dict:
     """The mock article of four frames of one group: the bytes the server sent (Pyodide's core counted
-    each time), and each frame's first picture and takeover from the start of navigation."""
+    each time), and each frame's first picture and takeover from the start of navigation. With
+    ``another_site`` the article is served from another origin (localhost, the frames from 127.0.0.1), where
+    Chromium refuses the frames a shared worker and one frame runs Python for the others."""
     import shutil
+    import tempfile
 
     from playwright.sync_api import Error as PlaywrightError
 
     from tests.site.conftest import serve_folder
 
-    shutil.copy2(ROOT / "tests" / "browser" / "pages" / "figures.html", site / "figures-host.html")
+    article = Path(tempfile.mkdtemp()) if another_site else site
+    shutil.copy2(ROOT / "tests" / "browser" / "pages" / "figures.html", article / "figures-host.html")
     served: list[tuple[str, int]] = []
     sent: list[tuple[str, int]] = []
     server, port = serve_folder(site, served=served, sent=sent)
     base = f"http://127.0.0.1:{port}"
+    host, host_port = serve_folder(article) if another_site else (None, port)
+    origin = f"http://localhost:{host_port}" if another_site else base
+    explainer = base if another_site else ""
     page = browser.new_page(viewport={"width": 1000, "height": 800})
-    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(base) else r.abort())
+    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith((base, origin)) else r.abort())
     start = time.perf_counter()
     page.goto(
-        f"{base}/figures-host.html?target=/embed.html&sizer=/static/embed.js&group=bench",
+        f"{origin}/figures-host.html?target={explainer}/embed.html&sizer={explainer}/static/embed.js"
+        "&group=bench",
         wait_until="domcontentloaded",
     )
     names = page.evaluate("() => [...document.querySelectorAll('iframe.figure')].map((f) => f.dataset.query)")
@@ -262,6 +281,9 @@ def four_frames(browser, site: Path) -> dict:
         time.sleep(0.05)
     page.close()
     server.shutdown()
+    if host is not None:
+        host.shutdown()
+        shutil.rmtree(article)
     cores = sum(1 for path, _ in served if path.endswith("pyodide.asm.wasm"))
     return {"mb": sum(n for _, n in served) / 1e6, "sent": sum(n for _, n in sent) / 1e6, "cores": cores,
             "frames": frames, "worker": worker}  # fmt: skip
