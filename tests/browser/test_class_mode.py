@@ -111,12 +111,22 @@ def shown(teacher) -> tuple[str, int]:
 
 def follows(phone, teacher, held: int | None = None) -> None:
     """The phone shows the teacher's run and tick (at most ``held`` while a question waits), within the
-    generous bound a loaded machine needs; what the phone draws its rows from is the same run."""
-    run, tick = shown(teacher)
+    generous bound a loaded machine needs; what the phone draws its rows from is the same run. The caller
+    has first waited for the teacher's own page to show the move (reading it mid-move would compare the
+    phone with a state already left)."""
+    tick = shown(teacher)[1]
     expect(phone.locator("#phone")).to_have_attribute(
         "data-tick", str(tick if held is None else min(tick, held))
     )
-    assert phone.locator("#phone").get_attribute("data-run") == teacher_run(teacher)
+    expect(phone.locator("#phone")).to_have_attribute("data-run", teacher_run(teacher))
+
+
+def flips_stores(teacher) -> None:
+    """The teacher clicks the stores' row (fencing), and the class is written the new run."""
+    card = teacher.locator("section.class-card")
+    before = teacher_run(teacher)
+    teacher.locator('.diagram-wide [data-key="row-stores"]').click()
+    expect(card).not_to_have_attribute("data-run", before)
 
 
 def teacher_run(teacher) -> str:
@@ -154,6 +164,7 @@ def test_peer_instruction_from_join_to_reveal(chromium, class_server):
     held = 7  # step 2 asks about t8 at t7
     # Ask: round 1. Every phone shows the question's tick, and nothing later whatever it taps.
     teacher.get_by_role("button", name="Ask the room").click()
+    expect(teacher.locator(".tick-now").first).to_have_text(f"t{held}")
     for phone in phones:
         expect(phone.locator("#phone-question")).to_contain_text("round 1")
         follows(phone, teacher, held)
@@ -177,10 +188,10 @@ def test_peer_instruction_from_join_to_reveal(chromium, class_server):
     snap(teacher, f"class-projector-2-spread-{kind}")
     snap(phones[0], f"class-phone-2-discuss-{kind}")
     # The teacher flips a switch during the step: every phone follows it at once.
-    teacher.locator('.diagram-wide [data-key="row-stores"]').click()
+    flips_stores(teacher)
     for phone in phones:
         follows(phone, teacher, held)
-    teacher.locator('.diagram-wide [data-key="row-stores"]').click()
+    flips_stores(teacher)
     # Ask again: round 2, everyone back at the question's tick; all move to B.
     teacher.get_by_role("button", name="Ask again: round 2").click()
     expect(teacher.locator(".tick-now").first).to_have_text(f"t{held}")
@@ -384,7 +395,9 @@ def test_students_split_between_two_processes_are_one_class_told_by_notification
     teacher, code = teacher_opens(chromium, first)
     phones = [student_joins(chromium, first, code), student_joins(chromium, second, code)]
     expect(teacher.locator(".class-joined").first).to_have_text("2 joined")
+    tick = shown(teacher)[1]
     teacher.keyboard.press("ArrowLeft")
+    expect(teacher.locator(".tick-now").first).to_have_text(f"t{tick - 1}")
     for phone in phones:
         follows(phone, teacher)
     teacher.get_by_role("button", name="Ask the room").click()
