@@ -87,6 +87,24 @@ def assert_four_frames_fit(page, screenshot: str) -> None:
     page.screenshot(path=str(ARTIFACTS / screenshot), full_page=True)
 
 
+# The document's height once it has not changed for ten polls of 100 ms in a row: a page that is still
+# laying out (fonts, a late part, a redraw after a switch) on a loaded machine is waited for, however long
+# it takes within the expect bound, rather than measured after a fixed sleep.
+SETTLED_HEIGHT = """() => {
+  const height = document.documentElement.scrollHeight;
+  const seen = (window.__settledHeight ??= { height: -1, polls: 0 });
+  if (height === seen.height) seen.polls += 1;
+  else Object.assign(seen, { height, polls: 0 });
+  return seen.polls >= 10 ? height : false;
+}"""
+
+
+def settled_height(page, timeout: float = 30_000) -> int:
+    """The page's height once it holds still (``SETTLED_HEIGHT``)."""
+    page.evaluate("delete window.__settledHeight")
+    return page.wait_for_function(SETTLED_HEIGHT, polling=100, timeout=timeout).json_value()
+
+
 def assert_frames_hold_still(page, seconds: float = 15) -> None:
     """For ``seconds`` with no reader action and nothing scrolled, every frame of the host page keeps its
     height within 2 px and fits its content within 10 px (a frame below the fold as well, which the
