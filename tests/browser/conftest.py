@@ -33,11 +33,17 @@ EVERY_ROOT = """
 FIND_DIAGRAM = """() => {
   const found = [];
   const walk = (root) => {
-    for (const svg of root.querySelectorAll('svg.diagram[role="img"]')) found.push(svg);
+    for (const svg of root.querySelectorAll('svg.diagram[role="img"]')) {
+      // Both drawings are in the page (the wide one, and a narrow screen's strip and tick in full); the
+      // stylesheet shows the one that fits, and only what the screen shows counts.
+      const box = svg.getBoundingClientRect();
+      if (svg.checkVisibility() && box.width > 0 && box.height > 0) found.push(svg);
+    }
     for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
   };
   walk(document);
   document.body.dataset.diagrams = String(found.length);
+  window.__diagrams = found;
   window.__diagram = found[0];
 }"""
 

@@ -34,18 +34,20 @@ FIRST_SCREEN_CONTROLS = """() => {
   return seen;
 }"""
 
-#: The first element a selector finds, through Panel's shadow roots.
+#: The first element a selector finds that the screen shows, through Panel's shadow roots (the wide and the
+#: narrow drawing are both in the page; the stylesheet shows the one that fits), else the first at all.
 FIND = """(selector) => {
+  const all = [];
   const walk = (root) => {
-    const found = root.querySelector(selector);
-    if (found) return found;
-    for (const el of root.querySelectorAll("*")) {
-      const inner = el.shadowRoot && walk(el.shadowRoot);
-      if (inner) return inner;
-    }
-    return null;
+    all.push(...root.querySelectorAll(selector));
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
   };
-  return walk(document);
+  walk(document);
+  const shown = (el) => {
+    const box = el.getBoundingClientRect();
+    return el.checkVisibility() && box.width > 0 && box.height > 0;
+  };
+  return all.find(shown) || all[0] || null;
 }"""
 
 #: Where a thing is (its box), through the shadow roots; null if there is none.
@@ -58,15 +60,25 @@ BOX = f"""(selector) => {{
 
 
 #: How many space-time diagrams the page draws (the run before a switch is a layer of the one).
+# The diagrams a reader sees: the narrow layout's strip and tick are in the page at every width, shown only
+# on a narrow screen, so a drawing the screen hides is not counted.
 COUNT_DIAGRAMS = """() => {
   let n = 0;
   const walk = (root) => {
-    n += root.querySelectorAll('svg.diagram[role="img"]').length;
+    for (const svg of root.querySelectorAll('svg.diagram[role="img"]')) {
+      const box = svg.getBoundingClientRect();
+      if (svg.checkVisibility() && box.width > 0 && box.height > 0) n += 1;
+    }
     for (const el of root.querySelectorAll("*")) if (el.shadowRoot) walk(el.shadowRoot);
   };
   walk(document);
   return n;
 }"""
+
+#: The ticks of the key moments' marks the page shows.
+MARKS = (
+    f"[...(({FIND})('.moment-marks')).querySelectorAll('.moment-mark')].map((m) => Number(m.dataset.value))"
+)
 
 STORES = "g.row-switch[data-key='row-stores']"
 
@@ -201,7 +213,8 @@ def test_stepping_moves_neither_the_player_nor_the_diagram(reader):
                 if tick:
                     page.keyboard.press("ArrowRight")
                     reader.wait_tick(tick)
-                player, drawing = box(page, ".player"), box(page, ".diagram-rows")
+                # The wide drawing, or on a phone the strip of every tick at its top.
+                player, drawing = box(page, ".player"), box(page, ".diagram-rows, svg.diagram-overview")
                 places.add((round(player["top"] / 2), round(drawing["top"] / 2)))
             assert len(places) == 1, (preset, width, places)
 
@@ -211,7 +224,7 @@ def test_a_waiting_tour_question_shows_nothing_of_later_ticks(reader):
     page.set_viewport_size({"width": 1280, "height": 800})
     reader.open("?tour=2")
     tick = int(page.locator(".tick-now").first.inner_text().removeprefix("t"))
-    marks = page.evaluate(f"[...(({FIND})('.moment-marks')).children].map((m) => Number(m.dataset.value))")
+    marks = page.evaluate(MARKS)
     assert marks and max(marks) <= tick, (tick, marks)
     assert box(page, ".tour-step") is not None and box(page, ".tour-answers")["bottom"] <= 800
     # Answered: the tour steps to the asked tick, whose diagram stays where it was, on the first screen,
@@ -222,7 +235,7 @@ def test_a_waiting_tour_question_shows_nothing_of_later_ticks(reader):
     expect(page.locator(".tour-verdict")).to_contain_text("The model's answer")
     after = box(page, "svg.diagram-names")
     assert abs(after["top"] - drawing["top"]) <= 2 and after["bottom"] <= 800, (drawing, after)
-    marks = page.evaluate(f"[...(({FIND})('.moment-marks')).children].map((m) => Number(m.dataset.value))")
+    marks = page.evaluate(MARKS)
     assert max(marks) > int(page.locator(".tick-now").first.inner_text().removeprefix("t"))
 
 
