@@ -59,6 +59,7 @@ class ExplainerApp:
         self.tour = TourPanel(page=page)
         self.tour_slot = pn.Column(sizing_mode="stretch_width", css_classes=["tour-slot"])
         self._present_main: pn.Column | None = None  # the presenter layout's diagram column, once built
+        self._present_side_column: pn.Column | None = None  # and its side column
         self._present_menu: Header | None = None  # and its line of chapters under the diagram
         s.param.watch(self._show_tour, ["tour"])
         self._show_tour()
@@ -178,22 +179,22 @@ class ExplainerApp:
 
     def _present_side(self) -> pn.Column:
         """Beside the diagram (which writes out every event of the tick): in the tour its question first,
-        the room's point of discussion, then the badges. As wide as twenty of its words (at 24 px on a
-        1920 projector too); a card longer than the screen scrolls in its column, so the page (and the
-        diagram) never moves under it."""
-        return pn.Column(
-            self.tour_slot,
-            self.badges,
-            styles={
-                "flex": "0 0 20em",
-                "width": "20em",
-                "max-height": "100vh",
-                "overflow-y": "auto",
-                "position": "sticky",
-                "top": "0",
-            },  # fmt: skip
-            css_classes=["side"],
+        the room's point of discussion, then the badges. A card longer than the screen scrolls in its
+        column, so the page (and the diagram) never moves under it; its width is ``_side_width``'s."""
+        self._present_side_column = pn.Column(
+            self.tour_slot, self.badges, styles=self._side_styles(), css_classes=["side"]
         )
+        return self._present_side_column
+
+    def _side_styles(self) -> dict[str, str]:
+        """The side column's width: with the badges alone, twenty of their own words, leaving the run its
+        room. With a card beside the diagram (the tour's question, a class's), twenty-two of the room's
+        type (rem: presenter.js sets it, 18 px at 1280 wide, 24 px at 1920), so a step's question, its
+        answers and the button that checks them are on one screen at 1280×720 and 1920×1080; the run beside
+        it is drawn a little smaller rather than cut."""
+        width = "22rem" if self.state.tour or self.classroom is not None else "20em"
+        return {"flex": f"0 0 {width}", "width": width, "max-height": "100vh", "overflow-y": "auto",
+                "position": "sticky", "top": "0"}  # fmt: skip
 
     def _present_layout(self) -> pn.viewable.Viewable:
         """For a projector (1280×720 and up): the player, the badges and the timeline on one screen in
@@ -295,6 +296,8 @@ class ExplainerApp:
         tour = bool(self.state.tour)
         beside = tour or self.classroom is not None
         self._present_main.styles = {"flex": f"1 1 {560 if beside else 1150}px", "min-width": "400px"}
+        if self._present_side_column is not None:
+            self._present_side_column.styles = self._side_styles()
         self._present_menu.chapters, self.player.badges_always = not tour, beside
         self.badges.visible = not beside  # on the player's line, not a second time in the side column
 
