@@ -1005,17 +1005,27 @@ def diagram_html(
     drawing += narrow_html(trace, tick, switches, before, parts_at)
     said = f'<p class="tick-caption" aria-live="polite"><strong>t{tick}.</strong> {escape(caption)}</p>'
     if reserve:
-        said, drawing = _reserved(trace, tick, said, drawing, large, later_hidden)
+        said, drawing = _reserved(trace, tick, said, drawing, large, later_hidden, before)
     # The body: on a narrow screen its parts are set in another order (every tick, the sentence, the
     # tick in full: diagrams.css), which the figure, the container whose width decides, cannot do itself.
     figure = f'<figure class="diagram-figure{" large" if large else ""}">'
     return f'{figure}<div class="diagram-body">{said}{drawing}</div>{key}</figure>'
 
 
-def _reserved(trace: dict, tick: int, said: str, drawing: str, large: bool, later_hidden: bool) -> tuple:
+def _reserved(
+    trace: dict,
+    tick: int,
+    said: str,
+    drawing: str,
+    large: bool,
+    later_hidden: bool,
+    before: dict | None = None,
+) -> tuple:
     """The caption and the drawing each in a room as large as the run ever needs: every caption of the run
     in one grid cell, the others invisible (``later_hidden``: the later ones each letter an x: the same
-    room, nothing to read); the drawing's room in the variables the stylesheet sizes it by."""
+    room, nothing to read); the drawing's room in the variables the stylesheet sizes it by. After a
+    switch, the run ``before`` it keeps its longest caption's room too, so flipping the switch back and
+    forth moves nothing under the caption (on a phone the tick in full is drawn under it)."""
     from app.render.narrow import overview_height, tallest_narrow
 
     run = run_of(trace)
@@ -1023,11 +1033,12 @@ def _reserved(trace: dict, tick: int, said: str, drawing: str, large: bool, late
     def kept(t: int) -> str:
         return _masked(run.caption(t)) if later_hidden and t > tick else escape(run.caption(t))
 
-    others = "".join(
-        f'<p class="caption-reserved" aria-hidden="true"><strong>t{t}.</strong> {kept(t)}</p>'
-        for t in range(len(trace["ticks"]))
-        if t != tick
-    )
+    reserved = [f"<strong>t{t}.</strong> {kept(t)}" for t in range(len(trace["ticks"])) if t != tick]
+    if before is not None:
+        other = run_of(before)
+        longest = max(range(len(before["ticks"])), key=lambda t: len(other.caption(t)))
+        reserved.append(f"<strong>t{longest}.</strong> {_masked(other.caption(longest))}")
+    others = "".join(f'<p class="caption-reserved" aria-hidden="true">{words}</p>' for words in reserved)
     tallest, narrow = _tallest(trace, large), tallest_narrow(trace)
     natural = layout_of(trace, 0, large=large).width
     # --tallest: an article's frame keeps one room for every run and draws a taller run smaller;

@@ -6,6 +6,7 @@ sends too much, too big or garbage is dropped with a log line of a few hundred b
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import socket
@@ -90,11 +91,15 @@ async def closed(connection) -> int | None:
 
 
 def run(scenario, tmp_path):
+    """The scenario in a loop of its own, in a thread of its own: in a whole-suite run Playwright's sync
+    API keeps an event loop running in this thread, where ``asyncio.run`` refuses to start another."""
+
     async def main():
         async with Room(tmp_path / "classes.sqlite3") as room:
             await scenario(room)
 
-    asyncio.run(main())
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()
 
 
 def test_phones_get_the_same_view_and_each_its_own_answer_once_recorded(tmp_path):
