@@ -494,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in args.names if n not in known]
     if unknown:
         parser.error(f"unknown mutant {unknown[0]!r}; the mutants are: {', '.join(known)}")
-    chosen = [known[n] for n in args.names] or list(MUTANTS)
+    chosen = [known[n] for n in args.names] or list(known.values())
     score: dict[str, list[int]] = {}
     for mutant in chosen:
         killed, seconds = run_mutant(mutant)
