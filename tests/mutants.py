@@ -4,9 +4,11 @@ against it. A mutant the suite does not catch is a hole in the tests.
     .venv/bin/python -m tests.mutants            # every mutant; prints caught/survived and the score
     .venv/bin/python -m tests.mutants --list     # their names
     .venv/bin/python -m tests.mutants NAME ...   # only these
+    .venv/bin/python -m tests.mutants --set r5   # only a set (its names' prefix): round five's
 
 The first eleven are the mutation pass's table (issue: a suite that catches real bugs); the rest guard
-the model's rules one by one. Nothing here is collected by pytest (the file's name has no test_ prefix).
+the model's rules one by one, but the last set ("r5-"), written from the code alone, without reading
+tests/ first (issue 65). Nothing here is collected by pytest (the file's name has no test_ prefix).
 
 Each mutated tree's committed explorer results are stamped with the mutated code's digest (``restamp``),
 as ``python -m app.shared --refresh`` would stamp them, so only a change in behaviour catches a mutant.
@@ -325,6 +327,98 @@ MUTANTS = (
         'moved = action in MOVES and part != "tour" and before == page.story()',
         "moved = False",
     ),
+    # Round five (issue 65): written from the code alone, without reading tests/ first, as a new
+    # maintainer would plant bugs a user would notice; each name starts with "r5-" (``--set r5``).
+    Mutant(
+        "r5-a-changed-answer-is-refused-as-too-fast",
+        "classroom/store.py",
+        "if before and now - before[0][1] < MIN_SECONDS_BETWEEN_CHANGES:",
+        "if before and now - before[0][1] > MIN_SECONDS_BETWEEN_CHANGES:",
+    ),
+    Mutant(
+        "r5-the-shift-counts-those-who-stayed-right",
+        "classroom/render.py",
+        "came = {was: n for (was, now), n in moves.items() if now in good and was not in good}",
+        "came = {was: n for (was, now), n in moves.items() if now in good}",
+    ),
+    Mutant(
+        "r5-other-students-are-told-an-answer-is-in",
+        "classroom/hub.py",
+        "if phone.student == student:",
+        "if phone.student != student:",
+    ),
+    Mutant(
+        "r5-a-tap-made-offline-is-not-sent-again",
+        "classroom/channel.py",
+        "if choice != mine:",
+        "if choice == mine:",
+    ),
+    Mutant(
+        "r5-the-projector-goes-a-tick-past-the-question",
+        "classroom/teacher.py",
+        "if held is not None and s.tick > held:",
+        "if held is not None and s.tick > held + 1:",
+    ),
+    Mutant(
+        "r5-tour-next-stops-before-the-last-step",
+        "app/views/js/moves.js",
+        "return next !== step && next >= 1 && next <= steps ? next : null;",
+        "return next !== step && next >= 1 && next < steps ? next : null;",
+    ),
+    Mutant(
+        "r5-a-full-queue-keeps-the-oldest-moves",
+        "app/views/js/moves.js",
+        "return kept.length > limit ? kept.slice(kept.length - limit) : kept;",
+        "return kept.length > limit ? kept.slice(0, limit) : kept;",
+    ),
+    Mutant(
+        "r5-a-group-is-told-the-schedule-changed-when-it-did-not",
+        "app/light.py",
+        "before[1] != self.state.schedule_overrides())",
+        "before[1] == self.state.schedule_overrides())",
+    ),
+    Mutant(
+        "r5-play-at-the-end-does-not-start-again",
+        "app/state.py",
+        "if not self.playing and self.tick >= self.end_tick:",
+        "if not self.playing and self.tick > self.end_tick:",
+    ),
+    Mutant(
+        "r5-a-broken-badge-is-explained-as-held",
+        "app/page.py",
+        'said = "broken" if breach else "held"',
+        'said = "held" if breach else "broken"',
+    ),
+    Mutant(
+        "r5-a-badge-tells-a-breach-still-to-come",
+        "app/render/outcome.py",
+        'if state == "broken" else ""',
+        'if inv["breach"] else ""',
+    ),
+    Mutant(
+        "r5-none-is-said-in-the-singular",
+        "app/render/outcome.py",
+        'return f"{n} {one if n == 1 else many}"',
+        'return f"{n} {one if n <= 1 else many}"',
+    ),
+    Mutant(
+        "r5-the-first-acceptance-is-the-last",
+        "model/outcome.py",
+        "first_accepted_current_at=min(accepted_at) if accepted_at else None,",
+        "first_accepted_current_at=max(accepted_at) if accepted_at else None,",
+    ),
+    Mutant(
+        "r5-the-newsletter-takes-another-versions-acceptance",
+        "model/newsletter.py",
+        "acceptances = [a for a in acceptances if a.version == world.report.name]",
+        "acceptances = [a for a in acceptances if a.version != world.report.name]",
+    ),
+    Mutant(
+        "r5-the-last-answer-has-no-verdict-before-python",
+        "sitebuild/light.py",
+        'for chosen in ["", *map(str, range(len(step.answers)))]:',
+        'for chosen in ["", *map(str, range(len(step.answers) - 1))]:',
+    ),
 )
 
 
@@ -391,15 +485,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.mutants", description=__doc__.split("\n")[0])
     parser.add_argument("names", nargs="*", help="mutants to run (default: all)")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
+    parser.add_argument("--set", metavar="PREFIX", help='only the mutants named PREFIX-… ("r5")')
     args = parser.parse_args(argv)
-    known = {m.name: m for m in MUTANTS}
+    known = {m.name: m for m in MUTANTS if not args.set or m.name.startswith(f"{args.set}-")}
     if args.list:
         print("\n".join(known))
         return 0
     unknown = [n for n in args.names if n not in known]
     if unknown:
         parser.error(f"unknown mutant {unknown[0]!r}; the mutants are: {', '.join(known)}")
-    chosen = [known[n] for n in args.names] or list(MUTANTS)
+    chosen = [known[n] for n in args.names] or list(known.values())
     score: dict[str, list[int]] = {}
     for mutant in chosen:
         killed, seconds = run_mutant(mutant)

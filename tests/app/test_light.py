@@ -8,7 +8,7 @@ import sys
 
 from app import state
 from app.light import FIXED_PARTS, PARTS, WARM_UP, LightPage, _pages, act, close, prepare, start, warm
-from app.state import PRESETS
+from app.state import PRESETS, SCHEDULE_FIELDS
 from sitebuild.light import chapter_frames, tour_frames
 from tests.conftest import ROOT
 
@@ -256,3 +256,16 @@ def test_a_move_of_the_player_draws_only_what_a_tick_changes_and_anything_else_d
     act(key, "answer", str(right), "tour")
     assert "Right." in json.loads(act(key, "check", "", "tour"))["tour"]  # the tour's own moves draw its card
     close(key)
+
+
+def test_a_group_is_told_the_schedule_changed_only_when_it_did():
+    """The sentence a frame of a group shows names what the other frame changed, and nothing else: a
+    switch flipped says the switch and not the schedule; the article's schedule brought back says the
+    schedule and no switch."""
+    field = SCHEDULE_FIELDS[0]
+    page = json.loads(start(f"?{field.id}={field.choices()[-1]}", "schedule-group"))
+    flipped = json.loads(act(page["key"], "set", "fencing=off", "figure"))["changed"]
+    assert "fencing from on to off" in flipped and "schedule" not in flipped
+    reset = json.loads(act(page["key"], "article-schedule", ""))["changed"]
+    assert "the schedule" in reset and "fencing" not in reset
+    close(page["key"])

@@ -9,7 +9,7 @@ import pytest
 
 from app.render.controls import player_html
 from app.render.handout import handout_html
-from app.render.outcome import badge_items, badges_html
+from app.render.outcome import badge_items, badges_html, so_far_html
 from app.state import FIGURES, SPEEDS, ReaderState
 from model import Switches, run, trace_dict
 from tests.conftest import ROOT
@@ -244,3 +244,35 @@ def test_sessions_showing_one_run_at_one_tick_draw_its_diagram_once(monkeypatch)
     assert phones[1].moments() != marks[0] and drawn["moments"] == 2
     marks[0].clear()  # a page's own copy: the kept moments are untouched
     assert phones[3].moments() == marks[4] != []
+
+
+def test_the_counts_so_far_say_one_in_the_singular_and_none_or_many_in_the_plural():
+    """ "0 model calls", "1 model call", "6 model calls": at every tick of a run, each count the line
+    names reads with its noun in the number it takes in English (the run has all three)."""
+    trace, _ = _trace()
+    seen = set()
+    for tick in range(trace["end_tick"] + 1):
+        counts = trace["ticks"][tick]["counts"]
+        line = so_far_html(trace, tick)
+        for key, one, many in (
+            ("model_calls", "model call", "model calls"),
+            ("posts_applied", "post", "posts"),
+        ):
+            n = counts[key]
+            seen.add(min(n, 2))
+            assert re.search(rf"\b{n} {one if n == 1 else many}[,.]", line), (tick, line)
+    assert seen == {0, 1, 2}
+
+
+def test_a_badge_names_no_tick_of_a_breach_still_to_come():
+    """Before an invariant breaks, its badge says it held so far and gives no tick away; from the breach's
+    tick on, it says where it broke."""
+    trace, outcome = _trace(fencing="off")
+    breaches = {inv["id"]: inv["breach"]["tick"] for inv in trace["invariants"] if inv["breach"]}
+    assert breaches
+    for tick in range(trace["end_tick"] + 1):
+        for item in badge_items(trace, tick, outcome):
+            if item["id"] in breaches and tick < breaches[item["id"]]:
+                assert item["state"] != "broken" and " at t" not in item["words"], (tick, item)
+            elif item["id"] in breaches:
+                assert item["words"] == f"broken at t{breaches[item['id']]}", (tick, item)
