@@ -128,12 +128,13 @@ class Controller:
         if self._knows_none(world):  # at t0, and after a restart that lost the attempt records
             self._admit(world, None)
             return
+        lifecycle, known_from, tick = world.lifecycles.states["attempt"], self.known_from, world.tick
         for attempt in world.attempts:
-            if not self._knows(attempt):
+            if attempt.number < known_from:
                 continue  # lost with the attempt records in a restart (beyond the article)
-            if world.lifecycles.state("attempt", attempt.name) is not lc.AttemptState.RUNNING:
+            if lifecycle.get(attempt.name) is not lc.AttemptState.RUNNING:
                 continue
-            if world.tick in (attempt.admitted_at, attempt.last_heartbeat, self.restarted_at):
+            if tick in (attempt.admitted_at, attempt.last_heartbeat, self.restarted_at):
                 attempt.missed = 0  # a restarted controller starts counting from its restart
                 continue
             attempt.missed += 1
@@ -177,10 +178,11 @@ class Controller:
         """Whether the controller still has something to do (a suspicion to raise, a rebuild to admit)."""
         if self.rebuild_due or self._knows_none(world):
             return True
+        lifecycle, known_from, next_tick = world.lifecycles.states["attempt"], self.known_from, world.tick + 1
         return any(
-            self._knows(a)
-            and world.lifecycles.state("attempt", a.name) is lc.AttemptState.RUNNING
-            and not a.can_act(world.tick + 1)
+            a.number >= known_from
+            and lifecycle.get(a.name) is lc.AttemptState.RUNNING
+            and not a.can_act(next_tick)
             for a in world.attempts
         )
 

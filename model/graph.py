@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from .invariants import Breach
 from .outcome import finished
 from .schedule import BOUND, READS, PosterDeath, Schedule
-from .simulation import play_to_end
-from .state import State, advance
+from .simulation import play_tick, play_to_end, quiescent
+from .state import State
 from .switches import Switches
 from .world import World
 
@@ -169,13 +169,15 @@ def walk(
         after: dict[State, list] = {}
         found.states += len(frontier)
         for state, (mask, world) in frontier.items():
-            for played, group, moved in _successors(state, world, mask, space, found):
-                if played.ended or tick == bound:
-                    moved.stopped_at_limit = not played.ended
+            for moved, group, ended in _successors(state, world, mask, space, found):
+                if ended or tick == bound:
+                    moved.stopped_at_limit = not ended
                     yield Leaf.of(group, moved)
+                elif group & (group - 1) == 0:  # one schedule: its world plays on, no state read back
+                    yield _alone(moved, group, space, bound)
                 elif group.bit_count() <= alone:
-                    yield from _each_alone(played, moved, group, space, bound)
-                elif (node := after.get(played)) is None:
+                    yield from _each_alone(State.of(moved), moved, group, space, bound)
+                elif (node := after.get(played := State.of(moved))) is None:
                     after[played] = [group, moved]
                 else:
                     node[0] |= group
@@ -186,19 +188,31 @@ def walk(
 
 def _successors(
     state: State, world: World | None, mask: int, space: Space, found: Walk
-) -> Iterator[tuple[State, int, World]]:
-    """The next tick from ``state`` for the schedules of ``mask``: one state per group of schedules that
-    answered every question of the tick alike (the end test's included), with the working world that
-    played it. ``world``, if given, is in ``state`` and is used up by the first group."""
+) -> Iterator[tuple[World, int, bool]]:
+    """The next tick from ``state`` for the schedules of ``mask``: one working world per group of
+    schedules that answered every question of the tick alike (the end test's included), with the group
+    and whether the run ended there. ``world``, if given, is in ``state`` and is used up by the first
+    group. A world is read back into a state only by the caller, and only where it needs one (to merge,
+    or to share among a few schedules): the state of a world that goes on alone is never read."""
     answering = Answering(space, mask)
     if world is None:
         world = state.resume(answering)
     world.schedule = answering
     found.transitions += 1
-    yield advance(world)[0], answering.mask, world
+    world.tick += 1
+    play_tick(world)
+    ended = quiescent(world)  # may fork too: asked before the group is taken
+    yield world, answering.mask, ended
     for fork in answering.forks:
         found.forks += 1
         yield from _successors(state, None, fork, space, found)
+
+
+def _alone(world: World, schedule: int, space: Space, bound: int) -> Leaf:
+    """One schedule (a one-bit mask) played alone from ``world`` to its end, as ``simulation.run`` plays it."""
+    world.schedule = space.schedules[schedule.bit_length() - 1]
+    play_to_end(world, world.tick + 1, bound)
+    return Leaf.of(schedule, world)
 
 
 def _each_alone(state: State, world: World, mask: int, space: Space, bound: int) -> Iterator[Leaf]:
@@ -207,8 +221,5 @@ def _each_alone(state: State, world: World, mask: int, space: Space, bound: int)
     while mask:
         lowest = mask & -mask
         mask ^= lowest
-        world = world or state.resume(None)
-        world.schedule = space.schedules[lowest.bit_length() - 1]
-        play_to_end(world, state.tick + 1, bound)
-        yield Leaf.of(lowest, world)
+        yield _alone(world or state.resume(None), lowest, space, bound)
         world = None
