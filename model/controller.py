@@ -153,15 +153,16 @@ class Controller:
                     )
                 continue
             world.lifecycles.move("attempt", attempt.name, lc.Happening.MISSED_HEARTBEATS, world.tick)
-            world.emit(
-                ACTOR,
-                "unknown",
-                f"{attempt.name} misses {_ordinal(attempt.missed)} heartbeat: UNKNOWN"
-                " (neither failed nor finished)",
-                f"{attempt.name} UNKNOWN",
-                carries={"missed": str(attempt.missed), "tolerated": str(tolerated)},
-                about=attempt.number,
-            )
+            if world.recording:
+                world.emit(
+                    ACTOR,
+                    "unknown",
+                    f"{attempt.name} misses {_ordinal(attempt.missed)} heartbeat: UNKNOWN"
+                    " (neither failed nor finished)",
+                    f"{attempt.name} UNKNOWN",
+                    carries={"missed": str(attempt.missed), "tolerated": str(tolerated)},
+                    about=attempt.number,
+                )
             if attempt is self.owner:
                 self._admit(world, attempt)
         if self.rebuild_due and self.owner is not None:
@@ -193,9 +194,14 @@ class Controller:
         if any(map(self._knows, world.attempts)):  # the first attempt it knows of takes the epoch as it is
             records.epoch.value += 1
             epoch = str(records.epoch.value)
-            world.emit(
-                ACTOR, "epoch", f"publishes owner epoch {epoch}", f"epoch {epoch}", carries={"epoch": epoch}
-            )
+            if world.recording:
+                world.emit(
+                    ACTOR,
+                    "epoch",
+                    f"publishes owner epoch {epoch}",
+                    f"epoch {epoch}",
+                    carries={"epoch": epoch},
+                )
         token = records.epoch.value
         number = len(world.attempts) + 1
         pins_on = world.switches.pins is Pins.ON
@@ -240,17 +246,21 @@ class Controller:
         else:
             self._reconcile(world, attempt, pin)
         world.lifecycles.move("attempt", attempt.name, lc.Happening.DISPATCH, world.tick)
-        world.emit(ACTOR, "dispatch", f"dispatches {attempt.name}", f"dispatch {attempt.name}", about=number)
+        if world.recording:
+            world.emit(
+                ACTOR, "dispatch", f"dispatches {attempt.name}", f"dispatch {attempt.name}", about=number
+            )
         stall = world.schedule.stall_of(number)
         if stall:
             attempt.silent_until = world.tick + 1 + stall
-            world.emit(
-                attempt.actor,
-                "stalled",
-                f"{attempt.name} stalls for {stall} ticks before its first step",
-                "stalls",
-                carries={"ticks": str(stall)},
-            )
+            if world.recording:
+                world.emit(
+                    attempt.actor,
+                    "stalled",
+                    f"{attempt.name} stalls for {stall} ticks before its first step",
+                    "stalls",
+                    carries={"ticks": str(stall)},
+                )
 
     @staticmethod
     def _finishing(world: World, accepted: Acceptance) -> dict[str, str]:

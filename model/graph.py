@@ -21,8 +21,11 @@ takes about 16,000 steps (3,400 of them a fork's step taken again) where the exh
 81,000 ticks, but the ticks it saves are the cheap early ones every schedule shares; the late ticks,
 where runs have diverged, are mostly its own, and each step also reads back the state it ends in (about
 7 µs beside the tick's 10). So once a state stands for only a few schedules (``ALONE``) each is played
-alone to its end in one working world, without a state per tick. Measured: 0.70 s of CPU a setting
-against 1.14 s rerun; the rules' ticks are most of what is left.
+alone to its end in one working world, without a state per tick; a world whose group is one schedule
+is not even read back into a state (nothing merges with it, nothing forks from it), so a state is read
+only where it is merged or shared. Measured: 0.70 s of CPU a setting against 1.14 s rerun, then about
+15% less (issue 64: interleaved runs of the old and new code on a loaded machine); the rules' ticks are
+most of what is left (``explore_bench.py --split``).
 
 One setting per walk. Walking settings together (reading the switches as questions too) was measured:
 the twelve settings that differ only in the newsletter's rule and the post key reach 1.65× fewer states
@@ -173,7 +176,7 @@ def walk(
                 if ended or tick == bound:
                     moved.stopped_at_limit = not ended
                     yield Leaf.of(group, moved)
-                elif group & (group - 1) == 0:  # one schedule: its world plays on, no state read back
+                elif alone and group & (group - 1) == 0:  # one schedule: its world plays on, unread
                     yield _alone(moved, group, space, bound)
                 elif group.bit_count() <= alone:
                     yield from _each_alone(State.of(moved), moved, group, space, bound)
@@ -209,7 +212,7 @@ def _successors(
 
 
 def _alone(world: World, schedule: int, space: Space, bound: int) -> Leaf:
-    """One schedule (a one-bit mask) played alone from ``world`` to its end, as ``simulation.run`` plays it."""
+    """One schedule (a one-bit mask) played alone from ``world`` to its end, as ``simulation.run`` does."""
     world.schedule = space.schedules[schedule.bit_length() - 1]
     play_to_end(world, world.tick + 1, bound)
     return Leaf.of(schedule, world)
