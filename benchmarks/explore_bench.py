@@ -1,12 +1,19 @@
 """How fast the schedule explorer runs, the graph walk and the exhaustive rerun side by side.
 
-    python3 benchmarks/explore_bench.py [--whole]
+    python3 benchmarks/explore_bench.py [--site DIR] [--sample] [--whole] [--split]
 
-Prints figures; asserts nothing (speed is not a test here). For a sample of three settings, each mode's
-CPU time per setting and runs per second per core, and for a pure graph walk (no world playing its last
-few schedules alone) the distinct states it played, its transitions (ticks played, replays after a fork
-included) and its forks, against the ticks the exhaustive rerun plays. With a wider space too
-(silences up to 10 ticks, corrections up to t20), where runs are longer and fewer of them end alike.
+Prints figures; asserts nothing (speed is not a test here). By default, issue 64's figures side by side
+in one run: the whole default space on every core (wall and CPU), the graph walk's CPU against the
+exhaustive rerun's for a sample of three settings (all on, a middle one, all weakest), the reader's wider
+search (the main trace's protections against the widest ranges the page offers, 33,696 schedules) in
+CPython and, with ``--site`` naming a built site, in Pyodide under Node (``wider_bench.py``'s way), and
+the peak memory of one setting's walk of a space ten times the default (53,280 schedules), in a process of
+its own.
+
+``--sample`` prints, for the sample of settings, each mode's CPU time per setting and runs per second per
+core, and for a pure graph walk (no world playing its last few schedules alone) the distinct states it
+played, its transitions (ticks played, replays after a fork included) and its forks, against the ticks
+the exhaustive rerun plays; with a wider space too (silences up to 10 ticks, corrections up to t20).
 ``--whole`` also times the whole default space in both modes with 1 worker and with every core, wall
 and CPU side by side (several minutes), and checks that all four give the same bytes. ``--split`` says
 where a walk's time goes (reading states, resuming worlds, playing ticks, the rest) and what one update
@@ -18,11 +25,14 @@ from __future__ import annotations
 import gc
 import os
 import resource
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from benchmarks.wider_bench import RANGES, THE_ARTICLES, pyodide  # noqa: E402
 from model.explore import (  # noqa: E402
     SPACE,
     explore,
@@ -31,6 +41,7 @@ from model.explore import (  # noqa: E402
     local_mapper,
     protection_settings,
     schedule_list,
+    space_with,
 )
 from model.graph import ALONE, Walk, walk  # noqa: E402
 from model.simulation import collector_paused, run  # noqa: E402
@@ -108,7 +119,7 @@ def split() -> None:
     in) what reads a working world's state, what resumes a world from a state, and the tick protocol,
     for the weakest protection setting. The rest is the walk's own: answering for sets of schedules,
     hashing and merging states, the leaves' outcomes."""
-    from model import simulation
+    from model import graph, simulation
     from model.state import State
 
     protections = protection_settings()[-1]
@@ -131,7 +142,8 @@ def split() -> None:
     try:
         State.of = staticmethod(timed("State.of", State.of))
         State.resume = timed("State.resume", resume)
-        simulation.play_tick = timed("play_tick", tick)
+        # The walk plays a tick itself, and each run alone through the protocol's own loop.
+        simulation.play_tick = graph.play_tick = timed("play_tick", tick)
         for alone in (0, ALONE):
             spent.update(dict.fromkeys(names, 0.0))
             start = time.process_time()
@@ -143,7 +155,7 @@ def split() -> None:
             rest = 1 - sum(spent.values()) / total
             print(f"  alone={alone}: {total:5.2f} s CPU: {parts}, the rest {rest:4.0%}")
     finally:
-        State.of, State.resume, simulation.play_tick = read, resume, tick
+        State.of, State.resume, simulation.play_tick, graph.play_tick = read, resume, tick, tick
     _update_costs()
 
 
@@ -193,14 +205,78 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + workers.ru_utime + workers.ru_stime
 
 
+def figures(site: str | None) -> None:
+    """The issue's figures in one run (see the module's docstring)."""
+    settings = protection_settings()
+    chosen = [settings[0], settings[len(settings) // 2], settings[-1]]
+    print("the explorer's figures (aims of issue 64 in brackets):", flush=True)  # before workers fork
+    mapper, close = local_mapper()
+    wall, cpu = time.perf_counter(), _cpu()
+    try:
+        result = explore(mapper=mapper)
+    finally:
+        close()
+    wall, cpu = time.perf_counter() - wall, _cpu() - cpu
+    print(
+        f"  whole default space, {result['runs']:,} runs on {os.cpu_count()} core(s):"
+        f" {wall:5.1f} s wall, {cpu:5.1f} s CPU  [<= 10 s wall on two idle cores]"
+    )
+    graph, exhaustive = (
+        _best(lambda mode=mode: [explore_setting(p, exhaustive=mode) for p in chosen], 3) / len(chosen)
+        for mode in MODES.values()
+    )
+    print(
+        f"  one setting: graph walk {graph:5.2f} s CPU, exhaustive rerun {exhaustive:5.2f} s:"
+        f" the walk takes {graph / exhaustive:4.2f} of the rerun's time  [<= 0.15]"
+    )
+    request = {"protections": THE_ARTICLES, "ranges": RANGES["widest"]}
+    widest = space_with(request["ranges"])
+    search = _best(lambda: explore_setting(THE_ARTICLES, space=widest), 2)
+    n = len(schedule_list(widest))
+    said = f"  the reader's wider search, {n:,} schedules: CPython {search:5.2f} s CPU"
+    if site is not None:
+        in_pyodide = pyodide(Path(site), request, 2)
+        said += "" if in_pyodide is None else f", Pyodide {in_pyodide:5.2f} s"
+    print(said + "  [<= 1.5 s in Pyodide]")
+    peak = subprocess.run(
+        [sys.executable, __file__, "--memory"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    n, kilobytes = map(int, peak)
+    print(f"  one setting's walk of {n:,} schedules: {kilobytes / 1024:5.0f} MB at most  [< 200 MB]")
+
+
+def memory() -> None:
+    """In a process of its own: the schedules and peak resident memory (kB) of one setting's walk of a space
+    ten times the default (silences up to 20 ticks, corrections up to t20), the weakest setting."""
+    space = dict(SPACE) | {"silent_for": (*range(1, 21), None), "correction_at": (None, *range(2, 21))}
+    explore_setting(protection_settings()[-1], space=space)
+    print(len(schedule_list(space)), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def _best(fn, times: int) -> float:
+    """The least CPU time of ``times`` calls of ``fn`` (the machine may be busy: the least is the cost)."""
+    best = float("inf")
+    for _ in range(times):
+        start = time.process_time()
+        fn()
+        best = min(best, time.process_time() - start)
+    return best
+
+
 def main(argv: list[str]) -> None:
+    if "--memory" in argv:
+        memory()
+        return
     if "--split" in argv:
         split()
         return
-    sample(SPACE, "default")
-    sample(WIDER, "wider")
+    if "--sample" in argv:
+        sample(SPACE, "default")
+        sample(WIDER, "wider")
     if "--whole" in argv:
         whole()
+    if not {"--sample", "--whole"} & set(argv):
+        figures(argv[argv.index("--site") + 1] if "--site" in argv else None)
 
 
 if __name__ == "__main__":

@@ -168,14 +168,15 @@ class Attempt:
 
     def _finish_call(self, world: World, part: Part) -> None:
         self.in_flight = None
-        world.emit(
-            self.actor,
-            "call-finished",
-            f"{self.name} finishes {part.step} → {part.result_id}",
-            part.step,
-            step=part.step,
-            carries={"result": part.result_id},
-        )
+        if world.recording:  # a run without a trace need not word what it would not keep
+            world.emit(
+                self.actor,
+                "call-finished",
+                f"{self.name} finishes {part.step} → {part.result_id}",
+                part.step,
+                step=part.step,
+                carries={"result": part.result_id},
+            )
         self._keep(world, part)
 
     def _keep(self, world: World, part: Part) -> None:
@@ -219,13 +220,14 @@ class Attempt:
             return
         self.candidate = candidate
         world.lifecycles.begin("artifact", world.artifact_instance(candidate), world.tick)
-        world.emit(
-            self.actor,
-            "assemble",
-            f"{self.name} assembles candidate digest {candidate.digest_id}",
-            "candidate",
-            carries={"digest": candidate.digest_id},
-        )
+        if world.recording:
+            world.emit(
+                self.actor,
+                "assemble",
+                f"{self.name} assembles candidate digest {candidate.digest_id}",
+                "candidate",
+                carries={"digest": candidate.digest_id},
+            )
         self.phase = Phase.ACCEPT
 
     def _request_acceptance(self, world: World) -> None:
@@ -241,10 +243,9 @@ class Attempt:
     def _post(self, world: World) -> None:
         announcement = self.announcement
         if world.records.confirmed(announcement):
-            world.emit(
-                self.actor, "done", f"{self.name} finds the announcement of {announcement} confirmed", "done",
-                carries={"announcement": announcement},
-            )  # fmt: skip
+            if world.recording:
+                said = f"{self.name} finds the announcement of {announcement} confirmed"
+                world.emit(self.actor, "done", said, "done", carries={"announcement": announcement})
             # A running attempt ends as the article's "post confirmed"; a suspected one that only read the
             # records takes the addition named for what it did.
             suspected = world.lifecycles.state("attempt", self.name) is lc.AttemptState.UNKNOWN
@@ -257,10 +258,9 @@ class Attempt:
             if not self._write(world, "effects", f"intent to announce {announcement}", intent):
                 return
             world.lifecycles.begin("effect", announcement, world.tick)
-            world.emit(
-                self.actor, "intent", f"{self.name} records the intent to announce {announcement}", "intent",
-                carries={"announcement": announcement},
-            )  # fmt: skip
+            if world.recording:
+                said = f"{self.name} records the intent to announce {announcement}"
+                world.emit(self.actor, "intent", said, "intent", carries={"announcement": announcement})
             world.lifecycles.move("effect", announcement, lc.Happening.SENT, world.tick)
         if not resend and world.poster_dies(self, PosterDeath.BEFORE_SEND):
             self._die(world, "before sending")
@@ -284,9 +284,10 @@ class Attempt:
         if not self._write(world, "effects", f"acknowledgement of {announcement}", ack):
             return
         world.lifecycles.move("effect", announcement, lc.Happening.RECEIVER_ANSWERS, world.tick)
-        world.emit(
-            self.actor, "confirmed", f"{self.name} records the acknowledgement: confirmed", "confirmed"
-        )
+        if world.recording:
+            world.emit(
+                self.actor, "confirmed", f"{self.name} records the acknowledgement: confirmed", "confirmed"
+            )
         self._stop(world, lc.Happening.POST_CONFIRMED)
 
     @staticmethod
@@ -318,11 +319,14 @@ class Attempt:
     def _die(self, world: World, when: str) -> None:
         self.alive = False
         self.silent_until = FOREVER
-        world.emit(self.actor, "died", f"{self.name} dies {when}", "dies")
+        if world.recording:
+            world.emit(self.actor, "died", f"{self.name} dies {when}", "dies")
 
     def _stop(self, world: World, event: lc.Happening) -> None:
         self.phase = Phase.STOPPED
         world.lifecycles.move("attempt", self.name, event, world.tick)
+        if not world.recording:
+            return  # the rest only says why it stopped
         if event == lc.Happening.WRITE_REJECTED:
             world.emit(
                 self.actor,

@@ -128,12 +128,13 @@ class Controller:
         if self._knows_none(world):  # at t0, and after a restart that lost the attempt records
             self._admit(world, None)
             return
+        lifecycle, known_from, tick = world.lifecycles.states["attempt"], self.known_from, world.tick
         for attempt in world.attempts:
-            if not self._knows(attempt):
+            if attempt.number < known_from:
                 continue  # lost with the attempt records in a restart (beyond the article)
-            if world.lifecycles.state("attempt", attempt.name) is not lc.AttemptState.RUNNING:
+            if lifecycle.get(attempt.name) is not lc.AttemptState.RUNNING:
                 continue
-            if world.tick in (attempt.admitted_at, attempt.last_heartbeat, self.restarted_at):
+            if tick in (attempt.admitted_at, attempt.last_heartbeat, self.restarted_at):
                 attempt.missed = 0  # a restarted controller starts counting from its restart
                 continue
             attempt.missed += 1
@@ -152,15 +153,16 @@ class Controller:
                     )
                 continue
             world.lifecycles.move("attempt", attempt.name, lc.Happening.MISSED_HEARTBEATS, world.tick)
-            world.emit(
-                ACTOR,
-                "unknown",
-                f"{attempt.name} misses {_ordinal(attempt.missed)} heartbeat: UNKNOWN"
-                " (neither failed nor finished)",
-                f"{attempt.name} UNKNOWN",
-                carries={"missed": str(attempt.missed), "tolerated": str(tolerated)},
-                about=attempt.number,
-            )
+            if world.recording:
+                world.emit(
+                    ACTOR,
+                    "unknown",
+                    f"{attempt.name} misses {_ordinal(attempt.missed)} heartbeat: UNKNOWN"
+                    " (neither failed nor finished)",
+                    f"{attempt.name} UNKNOWN",
+                    carries={"missed": str(attempt.missed), "tolerated": str(tolerated)},
+                    about=attempt.number,
+                )
             if attempt is self.owner:
                 self._admit(world, attempt)
         if self.rebuild_due and self.owner is not None:
@@ -177,10 +179,11 @@ class Controller:
         """Whether the controller still has something to do (a suspicion to raise, a rebuild to admit)."""
         if self.rebuild_due or self._knows_none(world):
             return True
+        lifecycle, known_from, next_tick = world.lifecycles.states["attempt"], self.known_from, world.tick + 1
         return any(
-            self._knows(a)
-            and world.lifecycles.state("attempt", a.name) is lc.AttemptState.RUNNING
-            and not a.can_act(world.tick + 1)
+            a.number >= known_from
+            and lifecycle.get(a.name) is lc.AttemptState.RUNNING
+            and not a.can_act(next_tick)
             for a in world.attempts
         )
 
@@ -191,9 +194,14 @@ class Controller:
         if any(map(self._knows, world.attempts)):  # the first attempt it knows of takes the epoch as it is
             records.epoch.value += 1
             epoch = str(records.epoch.value)
-            world.emit(
-                ACTOR, "epoch", f"publishes owner epoch {epoch}", f"epoch {epoch}", carries={"epoch": epoch}
-            )
+            if world.recording:
+                world.emit(
+                    ACTOR,
+                    "epoch",
+                    f"publishes owner epoch {epoch}",
+                    f"epoch {epoch}",
+                    carries={"epoch": epoch},
+                )
         token = records.epoch.value
         number = len(world.attempts) + 1
         pins_on = world.switches.pins is Pins.ON
@@ -238,17 +246,21 @@ class Controller:
         else:
             self._reconcile(world, attempt, pin)
         world.lifecycles.move("attempt", attempt.name, lc.Happening.DISPATCH, world.tick)
-        world.emit(ACTOR, "dispatch", f"dispatches {attempt.name}", f"dispatch {attempt.name}", about=number)
+        if world.recording:
+            world.emit(
+                ACTOR, "dispatch", f"dispatches {attempt.name}", f"dispatch {attempt.name}", about=number
+            )
         stall = world.schedule.stall_of(number)
         if stall:
             attempt.silent_until = world.tick + 1 + stall
-            world.emit(
-                attempt.actor,
-                "stalled",
-                f"{attempt.name} stalls for {stall} ticks before its first step",
-                "stalls",
-                carries={"ticks": str(stall)},
-            )
+            if world.recording:
+                world.emit(
+                    attempt.actor,
+                    "stalled",
+                    f"{attempt.name} stalls for {stall} ticks before its first step",
+                    "stalls",
+                    carries={"ticks": str(stall)},
+                )
 
     @staticmethod
     def _finishing(world: World, accepted: Acceptance) -> dict[str, str]:

@@ -21,8 +21,11 @@ takes about 16,000 steps (3,400 of them a fork's step taken again) where the exh
 81,000 ticks, but the ticks it saves are the cheap early ones every schedule shares; the late ticks,
 where runs have diverged, are mostly its own, and each step also reads back the state it ends in (about
 7 µs beside the tick's 10). So once a state stands for only a few schedules (``ALONE``) each is played
-alone to its end in one working world, without a state per tick. Measured: 0.70 s of CPU a setting
-against 1.14 s rerun; the rules' ticks are most of what is left.
+alone to its end in one working world, without a state per tick; a world whose group is one schedule
+is not even read back into a state (nothing merges with it, nothing forks from it), so a state is read
+only where it is merged or shared. Measured: 0.70 s of CPU a setting against 1.14 s rerun, then about
+15% less (issue 64: interleaved runs of the old and new code on a loaded machine); the rules' ticks are
+most of what is left (``explore_bench.py --split``).
 
 One setting per walk. Walking settings together (reading the switches as questions too) was measured:
 the twelve settings that differ only in the newsletter's rule and the post key reach 1.65× fewer states
@@ -37,8 +40,8 @@ from dataclasses import dataclass
 from .invariants import Breach
 from .outcome import finished
 from .schedule import BOUND, READS, PosterDeath, Schedule
-from .simulation import play_to_end
-from .state import State, advance
+from .simulation import play_tick, play_to_end, quiescent
+from .state import State
 from .switches import Switches
 from .world import World
 
@@ -169,13 +172,15 @@ def walk(
         after: dict[State, list] = {}
         found.states += len(frontier)
         for state, (mask, world) in frontier.items():
-            for played, group, moved in _successors(state, world, mask, space, found):
-                if played.ended or tick == bound:
-                    moved.stopped_at_limit = not played.ended
+            for moved, group, ended in _successors(state, world, mask, space, found):
+                if ended or tick == bound:
+                    moved.stopped_at_limit = not ended
                     yield Leaf.of(group, moved)
+                elif alone and group & (group - 1) == 0:  # one schedule: its world plays on, unread
+                    yield _alone(moved, group, space, bound)
                 elif group.bit_count() <= alone:
-                    yield from _each_alone(played, moved, group, space, bound)
-                elif (node := after.get(played)) is None:
+                    yield from _each_alone(State.of(moved), moved, group, space, bound)
+                elif (node := after.get(played := State.of(moved))) is None:
                     after[played] = [group, moved]
                 else:
                     node[0] |= group
@@ -186,19 +191,31 @@ def walk(
 
 def _successors(
     state: State, world: World | None, mask: int, space: Space, found: Walk
-) -> Iterator[tuple[State, int, World]]:
-    """The next tick from ``state`` for the schedules of ``mask``: one state per group of schedules that
-    answered every question of the tick alike (the end test's included), with the working world that
-    played it. ``world``, if given, is in ``state`` and is used up by the first group."""
+) -> Iterator[tuple[World, int, bool]]:
+    """The next tick from ``state`` for the schedules of ``mask``: one working world per group of
+    schedules that answered every question of the tick alike (the end test's included), with the group
+    and whether the run ended there. ``world``, if given, is in ``state`` and is used up by the first
+    group. A world is read back into a state only by the caller, and only where it needs one (to merge,
+    or to share among a few schedules): the state of a world that goes on alone is never read."""
     answering = Answering(space, mask)
     if world is None:
         world = state.resume(answering)
     world.schedule = answering
     found.transitions += 1
-    yield advance(world)[0], answering.mask, world
+    world.tick += 1
+    play_tick(world)
+    ended = quiescent(world)  # may fork too: asked before the group is taken
+    yield world, answering.mask, ended
     for fork in answering.forks:
         found.forks += 1
         yield from _successors(state, None, fork, space, found)
+
+
+def _alone(world: World, schedule: int, space: Space, bound: int) -> Leaf:
+    """One schedule (a one-bit mask) played alone from ``world`` to its end, as ``simulation.run`` does."""
+    world.schedule = space.schedules[schedule.bit_length() - 1]
+    play_to_end(world, world.tick + 1, bound)
+    return Leaf.of(schedule, world)
 
 
 def _each_alone(state: State, world: World, mask: int, space: Space, bound: int) -> Iterator[Leaf]:
@@ -207,8 +224,5 @@ def _each_alone(state: State, world: World, mask: int, space: Space, bound: int)
     while mask:
         lowest = mask & -mask
         mask ^= lowest
-        world = world or state.resume(None)
-        world.schedule = space.schedules[lowest.bit_length() - 1]
-        play_to_end(world, state.tick + 1, bound)
-        yield Leaf.of(lowest, world)
+        yield _alone(world or state.resume(None), lowest, space, bound)
         world = None

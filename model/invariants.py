@@ -165,7 +165,9 @@ class Checker:
         news = self.news(world)
         if not news:
             return
-        for judge in CHECKS.values():
+        for judge, judged in _JUDGED:
+            if not getattr(news, judged):
+                continue  # nothing of the kind this check judges was added (each judges one kind)
             for breach in judge(self, news, world):
                 self.breaches.append(breach)
                 self.first.setdefault(breach.invariant, breach)
@@ -256,3 +258,13 @@ CHECKS: dict[str, Callable[[Checker, News, World], Iterator[Breach]]] = {
     "rebuild-differs": rebuild_differs,
 }
 assert set(CHECKS) == set(ALL_MEANINGS)
+#: What each check judges, a field of ``News``: a check is skipped on a tick that added none of it.
+_JUDGES_NEWS = {
+    "duplicate-effect": "posts",
+    "stale-write": "stale_writes",
+    "superseded-accepted": "acceptances",
+    "double-acceptance": "acceptances",
+    "dependant-misled": "newsletter_start",
+    "rebuild-differs": "acceptances",
+}
+_JUDGED = tuple((judge, _JUDGES_NEWS[invariant]) for invariant, judge in CHECKS.items())

@@ -142,7 +142,12 @@ class State(NamedTuple):
             tuple(world.lost),
             records.epoch.value,
             tuple(records.admissions),
-            tuple(tuple(records.store(name).records) for name in _STORES),
+            (
+                tuple(records.journal.records),
+                tuple(records.candidates.records),
+                tuple(records.acceptances.records),
+                tuple(records.effects.records),
+            ),  # as _STORES
             tuple(world.feed.posts),
             tuple(world.feed.remembered.values()),
             world.feed.forgotten,
@@ -269,5 +274,5 @@ def _resume_attempt(a: AttemptState) -> Attempt:
 def _new(cls: type, **attributes: object):
     """An object of ``cls`` with exactly these attributes, without running its constructor."""
     obj = object.__new__(cls)
-    obj.__dict__.update(attributes)
+    obj.__dict__ = attributes  # the keywords' dict is new for each call: it becomes the object's own
     return obj

@@ -276,17 +276,20 @@ class World:
         self, attempt: Attempt, store: str, what: str, result: WriteResult, written: tuple
     ) -> None:
         """Count what a protected store did with a write, and say so in the trace."""
+        # Stale is judged by who owns the work, which the model knows: the attempt admitted last. A token
+        # older than the epoch is the only way to be stale in the article's model; past it, a controller
+        # that restarted without its epoch can give the owner a token an older attempt holds (§8.3).
+        applied, stale = result
+        reissued = applied and not stale and attempt is not self.attempts[-1]
+        if not applied:
+            self.stale_rejected += 1
+        elif not (stale or reissued) and not self.recording:
+            return  # the usual write of a run without a trace: nothing more to count or say
         n = len(written)
         records = self.records.store(store).records
         epoch = self.records.epoch.value
         where = tuple((store, i) for i in range(len(records) - n, len(records)))
-        # Stale is judged by who owns the work, which the model knows: the attempt admitted last. A token
-        # older than the epoch is the only way to be stale in the article's model; past it, a controller
-        # that restarted without its epoch can give the owner a token an older attempt holds (§8.3).
-        reissued = result.applied and not result.stale and attempt is not self.attempts[-1]
-        if not result.applied:
-            self.stale_rejected += 1
-        elif result.stale or reissued:
+        if applied and (stale or reissued):
             indices = tuple(index for _, index in where)
             self.stale_applied.append(
                 StaleWrite(self.tick, attempt.number, store, indices, attempt.token, epoch)
