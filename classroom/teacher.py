@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from html import escape
@@ -121,6 +122,7 @@ class TeacherCard(pn.viewable.Viewer):
         self._counting: asyncio.TimerHandle | None = None
         self._doc = pn.state.curdoc
         self._pending: list = []  # what a click started, where nothing is served (``_unserved``)
+        self._draining = False  # a click is being done where nothing is served
         self._unreachable = False  # the last read failed for want of the database: said, and read again
         app.state.param.watch(self._moved, ["tour", "tick", "trace"])
         self.draw()
@@ -153,18 +155,27 @@ class TeacherCard(pn.viewable.Viewer):
 
     def _unserved(self, coroutine) -> None:
         """Where nothing is served (a script, a test): run ``coroutine`` to its end, with whatever it
-        starts meanwhile, so each click is done when it returns."""
+        starts meanwhile, so each click is done when it returns. Where this thread already has a loop
+        running (Playwright's sync API keeps one while a whole suite runs), in a thread of its own."""
+        if self._draining:  # started by a click being done: done before that click returns
+            self._pending.append(asyncio.ensure_future(coroutine))
+            return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
             asyncio.run(self._drained(coroutine))
             return
-        self._pending.append(asyncio.ensure_future(coroutine))
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, self._drained(coroutine)).result()
 
     async def _drained(self, coroutine) -> None:
-        await coroutine
-        while self._pending:
-            await self._pending.pop(0)
+        self._draining = True
+        try:
+            await coroutine
+            while self._pending:
+                await self._pending.pop(0)
+        finally:
+            self._draining = False
 
     @property
     def address(self) -> str:

@@ -1030,14 +1030,13 @@ def _reserved(
 
     run = run_of(trace)
 
-    def kept(t: int) -> str:
-        return _masked(run.caption(t)) if later_hidden and t > tick else escape(run.caption(t))
+    def kept(of, t: int) -> str:
+        return _masked(of.caption(t)) if later_hidden and t > tick else escape(of.caption(t))
 
-    reserved = [f"<strong>t{t}.</strong> {kept(t)}" for t in range(len(trace["ticks"])) if t != tick]
-    if before is not None:
+    reserved = [f"<strong>t{t}.</strong> {kept(run, t)}" for t in range(len(trace["ticks"])) if t != tick]
+    if before is not None:  # its own words: another run's sentences wrap as its own did when shown
         other = run_of(before)
-        longest = max(range(len(before["ticks"])), key=lambda t: len(other.caption(t)))
-        reserved.append(f"<strong>t{longest}.</strong> {_masked(other.caption(longest))}")
+        reserved += [f"<strong>t{t}.</strong> {kept(other, t)}" for t in range(len(before["ticks"]))]
     others = "".join(f'<p class="caption-reserved" aria-hidden="true">{words}</p>' for words in reserved)
     tallest, narrow = _tallest(trace, large), tallest_narrow(trace)
     natural = layout_of(trace, 0, large=large).width
