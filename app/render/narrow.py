@@ -46,6 +46,8 @@ def overview_svg(trace: dict, tick: int, before: dict | None = None, parts_at: i
     ``before`` differs is outlined with a dashed line and the tick where they part is marked on the axis,
     as in the wide drawing. The current tick in full is the drawing under it (``detail_svg``)."""
     at = _Strip(trace, tick)
+    if before is not None:  # as wide as either run's strip, for the reason detail_svg says
+        at.width = max(at.width, at.name_width + PAST * (before["end_tick"] + 1) + 4)
     label = f"Every tick, t0 to t{at.end}: marks up to t{tick}, the ticks after it still to come"
     bands = "".join(
         f'<rect class="band" x="0" y="{at.y[lane]:.1f}" width="{at.width:.0f}" height="{ROW}"/>'
@@ -126,9 +128,18 @@ def detail_svg(trace: dict, tick: int, switches: dict[str, str] | None, beside: 
     column alone."""
     wide = layout_of(trace, tick, beside)
     at = replace(wide, past=0.0, width=wide.name_width + wide.wide + 6)
+    # A phone scales the drawing to its width: after a switch it is as wide as either run's, so flipping
+    # the switch back and forth scales it alike and its rows stay under the finger.
+    width = at.width
+    if beside is not None:
+        theirs = layout_of(beside, min(tick, len(beside["ticks"]) - 1), trace)
+        width = max(width, theirs.name_width + theirs.wide + 6)
+    # Top-aligned in its room (kept as tall as the run's tallest tick): centred, its rows would move
+    # with every change of the tick's height.
     label = f'role="img" aria-label="t{tick} in full: what each row does and holds"'
+    label += ' preserveAspectRatio="xMidYMin meet"'
     return "".join([
-        _svg(0, at.width, at.bottom + 6, "diagram diagram-detail", label),
+        _svg(0, width, at.bottom + 6, "diagram diagram-detail", label),
         '<defs><marker id="narrow-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
         'markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" class="arrow-head"/></marker></defs>',
         *_rows(at, trace["ticks"][tick], switches, key="narrow-row"),
