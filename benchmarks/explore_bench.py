@@ -253,14 +253,16 @@ def memory() -> None:
     print(len(schedule_list(space)), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
+def _cpu_seconds(fn) -> float:
+    """The CPU time of one call of ``fn``."""
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
 def _best(fn, times: int) -> float:
     """The least CPU time of ``times`` calls of ``fn`` (the machine may be busy: the least is the cost)."""
-    best = float("inf")
-    for _ in range(times):
-        start = time.process_time()
-        fn()
-        best = min(best, time.process_time() - start)
-    return best
+    return min(_cpu_seconds(fn) for _ in range(times))
 
 
 def main(argv: list[str]) -> None:
