@@ -128,9 +128,9 @@ class Controller:
         if self._knows_none(world):  # at t0, and after a restart that lost the attempt records
             self._admit(world, None)
             return
-        lifecycle, known_from, tick = world.lifecycles.states["attempt"], self.known_from, world.tick
+        lifecycle, tick = world.lifecycles.states["attempt"], world.tick
         for attempt in world.attempts:
-            if attempt.number < known_from:
+            if not self._knows(attempt):
                 continue  # lost with the attempt records in a restart (beyond the article)
             if lifecycle.get(attempt.name) is not lc.AttemptState.RUNNING:
                 continue
@@ -179,11 +179,9 @@ class Controller:
         """Whether the controller still has something to do (a suspicion to raise, a rebuild to admit)."""
         if self.rebuild_due or self._knows_none(world):
             return True
-        lifecycle, known_from, next_tick = world.lifecycles.states["attempt"], self.known_from, world.tick + 1
+        lifecycle, next_tick = world.lifecycles.states["attempt"], world.tick + 1
         return any(
-            a.number >= known_from
-            and lifecycle.get(a.name) is lc.AttemptState.RUNNING
-            and not a.can_act(next_tick)
+            self._knows(a) and lifecycle.get(a.name) is lc.AttemptState.RUNNING and not a.can_act(next_tick)
             for a in world.attempts
         )
 

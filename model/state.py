@@ -57,6 +57,7 @@ COVERED: dict[type, frozenset[str]] = {
 }
 
 _STORES = ("journal", "candidates", "acceptances", "effects")
+_STORE_RECORDS = tuple(attrgetter(f"{name}.records") for name in _STORES)  # each store's list, read directly
 _MACHINES = tuple(m.name for m in lc.MACHINES)
 _VERSIONS = tuple(v.name for v in VERSIONS)
 
@@ -142,12 +143,7 @@ class State(NamedTuple):
             tuple(world.lost),
             records.epoch.value,
             tuple(records.admissions),
-            (
-                tuple(records.journal.records),
-                tuple(records.candidates.records),
-                tuple(records.acceptances.records),
-                tuple(records.effects.records),
-            ),  # as _STORES
+            tuple(tuple(records_of(records)) for records_of in _STORE_RECORDS),
             tuple(world.feed.posts),
             tuple(world.feed.remembered.values()),
             world.feed.forgotten,

@@ -126,14 +126,13 @@ def detail_svg(trace: dict, tick: int, switches: dict[str, str] | None, beside: 
     """The current tick in full: the rows' names (switches, unless ``switches`` is None) with what each
     holds, and what each row does at this tick, its messages as arrows; the wide drawing's current
     column alone."""
-    wide = layout_of(trace, tick, beside)
-    at = replace(wide, past=0.0, width=wide.name_width + wide.wide + 6)
+    at = replace(layout_of(trace, tick, beside), past=0.0)
+    at = replace(at, width=_detail_width(at))
     # A phone scales the drawing to its width: after a switch it is as wide as either run's, so flipping
     # the switch back and forth scales it alike and its rows stay under the finger.
     width = at.width
     if beside is not None:
-        theirs = layout_of(beside, min(tick, len(beside["ticks"]) - 1), trace)
-        width = max(width, theirs.name_width + theirs.wide + 6)
+        width = max(width, _detail_width(layout_of(beside, min(tick, len(beside["ticks"]) - 1), trace)))
     # Top-aligned in its room (kept as tall as the run's tallest tick): centred, its rows would move
     # with every change of the tick's height.
     label = f'role="img" aria-label="t{tick} in full: what each row does and holds"'
@@ -148,6 +147,11 @@ def detail_svg(trace: dict, tick: int, switches: dict[str, str] | None, beside: 
         *_current(at, tick, "narrow"),
         "</svg>",
     ])  # fmt: skip
+
+
+def _detail_width(at) -> float:
+    """The width of the tick in full drawn from a layout: the names and the one column."""
+    return at.name_width + at.wide + 6
 
 
 def narrow_html(
