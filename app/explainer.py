@@ -299,7 +299,7 @@ class ExplainerApp:
         if self._present_side_column is not None:
             self._present_side_column.styles = self._side_styles()
         self._present_menu.chapters, self.player.badges_always = not tour, beside
-        self.badges.visible = not beside  # on the player's line, not a second time in the side column
+        self.badges.html.visible = not beside  # on the player's line, not a second time in the side column
 
     def _on_tab(self, action: str, value: str) -> None:
         if action == "tab" and value in TAB_IDS:

@@ -135,11 +135,11 @@ def test_presenter_mode_shows_the_badges_once_in_and_out_of_the_tour():
     from app.explainer import create_app
 
     app = create_app("?present=1&tour=2").explainer
-    assert app.player.badges_always and not app.badges.visible
+    assert app.player.badges_always and not app.badges.html.visible
     app.state.tour = 0
-    assert not app.player.badges_always and app.badges.visible
+    assert not app.player.badges_always and app.badges.html.visible
     app.state.tour = 3
-    assert app.player.badges_always and not app.badges.visible
+    assert app.player.badges_always and not app.badges.html.visible
 
 
 def finish_admissions():
