@@ -357,34 +357,71 @@ def local_mapper(workers: int | None = None) -> tuple[Mapper, Callable[[], None]
     workers = workers or os.cpu_count() or 1
     if workers == 1:
         return (lambda fn, items: map(fn, items)), (lambda: None)
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent)
-    return (lambda fn, items: pool.map(fn, items, chunksize=1)), partial(pool.shutdown, cancel_futures=True)
+    # Workers come from a forkserver, a small single-threaded process started afresh, never by forking
+    # this one: a command or a test run may hold threads (a pool's own, a server's), and a fork copies
+    # whatever lock another thread held at that moment. The server imports the model once, so each
+    # worker starts with it loaded, as a fork would.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    _quiet_resource_tracker()
+    # Each worker holds the reading end of a pipe only this process writes to: when this process ends,
+    # however it ends, the worker reads the end of the pipe and ends too.
+    lifeline, held = context.Pipe(duplex=False)
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_end_with_parent, initargs=(lifeline,)
+    )
+
+    def close() -> None:
+        pool.shutdown(cancel_futures=True)
+        lifeline.close()
+        held.close()
+
+    return (lambda fn, items: pool.map(fn, items, chunksize=1)), close
 
 
-def _end_with_parent(poll: float = 0.2) -> None:
-    """In a worker: end the moment the parent is gone. A killed parent cannot shut its pool down, and
-    an orphaned worker would sleep on for ever holding the parent's output pipes open (so whatever
-    reads that output to the end would hang). Watching the parent id works on every POSIX system."""
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker, which removes the pool's named semaphores once nobody
+    holds them, without its warning that it did. The command ends at once on SIGTERM (``model.cli``),
+    before the pool can remove them itself; the tracker still does, and its warning would be a second
+    line after the one the command prints. Its warnings filters are read from this process's options
+    when it starts, once for the life of the process."""
+    import sys
+    from multiprocessing import resource_tracker
+
+    quiet = "ignore:resource_tracker:UserWarning"
+    sys.warnoptions.append(quiet)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(quiet)
+
+
+def _end_with_parent(lifeline) -> None:
+    """In a worker: end the moment the process that made the pool is gone. A killed parent cannot shut
+    its pool down, and an orphaned worker would sleep on for ever holding the parent's output pipes
+    open (so whatever reads that output to the end would hang). Its parent id cannot tell: a worker's
+    parent is the forkserver, which lives as long as any worker holds it open. A pipe's end can."""
     import signal
     import threading
-    import time
 
     # Ctrl-C reaches the whole process group: the parent stops the run and closes the pool, so a worker
     # need not die mid-task printing a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # So does SIGTERM (`timeout` signals the whole group). A forked worker inherits the command line's
-    # handler, which raises to unwind the parent: raised in a worker, it could land inside the pool's queue
+    # So does SIGTERM (`timeout` signals the whole group). Were a worker to keep a handler that raises, as
+    # the command line's does to unwind the parent, raised in a worker it could land inside the pool's queue
     # code holding the queue's lock, and the explorer then waited for good on the worker blocked behind
     # it. Ended instead, a worker breaks the pool under the parent's shutdown, which then raises in the
     # pool's own thread. The parent, signalled, closes the pool; a parent killed outright, the watch below.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    parent = os.getppid()
 
     def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(poll)
+        try:
+            lifeline.recv_bytes()  # nothing is ever sent: this returns only at the end of the pipe
+        except EOFError:
+            pass
         os._exit(1)
 
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()

@@ -75,6 +75,16 @@ def children_of(pid: int) -> set[int]:
     return found
 
 
+def descendants_of(pid: int) -> set[int]:
+    """Every process started under ``pid`` now, at any depth (from /proc)."""
+    found, looking = set(), [pid]
+    while looking:
+        children = children_of(looking.pop())
+        looking.extend(children - found)
+        found |= children
+    return found
+
+
 def alive(pids: set[int]) -> set[int]:
     """Those of ``pids`` that are still processes."""
     found = set()

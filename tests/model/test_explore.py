@@ -246,6 +246,34 @@ def test_one_process_and_every_core_give_the_same_bytes():
     assert json.dumps(serial) == json.dumps(parallel)
 
 
+def test_the_worker_pool_never_forks_a_process_that_holds_threads():
+    """A test run, a server or the pool itself may hold threads when the explorer starts its workers; a
+    fork then copies whatever lock another thread held, and Python warns that it may deadlock. The pool
+    starts its workers from a forkserver instead, and they give what one process gives."""
+    import threading
+    import warnings
+
+    from model.explore import SPACE
+
+    small = {axis: values[:2] for axis, values in SPACE.items()}  # a few hundred schedules a setting
+    fixed = {"fencing": "on", "pins": "on", "newsletter": "current-accepted"}
+    held = threading.Event()
+    other = threading.Thread(target=held.wait, daemon=True)  # this process now holds two threads
+    other.start()
+    try:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            mapper, close = local_mapper(2)
+            try:
+                pooled = explore(fixed, space=small, mapper=mapper)
+            finally:
+                close()
+    finally:
+        held.set()
+    assert [str(w.message) for w in seen if "fork" in str(w.message)] == []
+    assert json.dumps(pooled) == json.dumps(explore(fixed, space=small))
+
+
 @pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_bytes():
     distributed = pytest.importorskip("distributed")
