@@ -228,11 +228,12 @@ def wider_count(request: str) -> str:
     return json.dumps({"said": f"Searching: {against_html(protections, len(schedule_list(space)))}…"})
 
 
-def wider_search(request: str) -> str:
-    """The reader's protections against the wider space: the answer's HTML, as JSON."""
+def wider_search(request: str, progress=None) -> str:
+    """The reader's protections against the wider space: the answer's HTML, as JSON. ``progress`` (the
+    worker's, which posts it to the page) is told the schedules done and in all as the search goes."""
     try:
         protections, space = _wider_request(request)
     except SwitchError as error:
         return json.dumps({"error": str(error)})
-    row = explore_setting(protections, space=space)
+    row = explore_setting(protections, space=space, progress=progress)
     return json.dumps({"html": wider_result_html(protections, row, "index.html")})

@@ -4,6 +4,8 @@ session: the sweep, the one-change table, and the runs a compare view sets besid
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -131,10 +133,29 @@ if __name__ == "__main__":
     main()
 
 
-@lru_cache(maxsize=32)  # a reader's wider searches, each a few seconds
-def explore_wider(protections: tuple[tuple[str, str], ...], space: tuple[tuple[str, tuple], ...]) -> dict:
-    """One protection setting against a wider space (``model.explore.space_with``), run now."""
-    return explore_setting(dict(protections), space=dict(space))
+#: A reader's wider searches, each a few seconds: the last ones kept, newest last. Searches run in
+#: threads of their own (app.views.explore), so the cache is read and written under a lock.
+_WIDER: OrderedDict[tuple, dict] = OrderedDict()
+_WIDER_LOCK = threading.Lock()
+WIDER_KEPT = 32
+
+
+def explore_wider(
+    protections: tuple[tuple[str, str], ...], space: tuple[tuple[str, tuple], ...], progress=None
+) -> dict:
+    """One protection setting against a wider space (``model.explore.space_with``): a search made
+    lately, or run now, telling ``progress`` how far it has come (``model.explore.explore_setting``)."""
+    key = (protections, space)
+    with _WIDER_LOCK:
+        if (row := _WIDER.get(key)) is not None:
+            _WIDER.move_to_end(key)
+            return row
+    row = explore_setting(dict(protections), space=dict(space), progress=progress)
+    with _WIDER_LOCK:
+        _WIDER[key] = row
+        while len(_WIDER) > WIDER_KEPT:
+            _WIDER.popitem(last=False)
+    return row
 
 
 @lru_cache(maxsize=SMALL_CACHE)  # one row per protection setting (144), whatever a link asks

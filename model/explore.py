@@ -225,18 +225,30 @@ def replay(protections: Mapping[str, str], schedule: Schedule) -> dict:
     }
 
 
+#: How often a search says how far it has come: each time another this many parts of its schedules ended.
+PROGRESS_STEPS = 50
+
+#: Told how far a search has come: (schedules whose runs have ended, schedules in all).
+Progress = Callable[[int, int], None]
+
+
 def explore_setting(
-    protections: Mapping[str, str], space: Mapping[str, tuple] = SPACE, exhaustive: bool = False
+    protections: Mapping[str, str],
+    space: Mapping[str, tuple] = SPACE,
+    exhaustive: bool = False,
+    progress: Progress | None = None,
 ) -> dict:
     """Run one protection setting against every schedule of the space. Plain data in and out.
 
     By default the schedules move together through one graph walk (``model.graph``); ``exhaustive``
-    runs each schedule from t0 instead. Both give the same endings per schedule, so the same row."""
+    runs each schedule from t0 instead. Both give the same endings per schedule, so the same row.
+    ``progress``, if given, is told the schedules ended so far about ``PROGRESS_STEPS`` times, the
+    last time with all of them: a reader waiting on a wide search sees it move."""
     switches = Switches(**protections)
     if exhaustive:
-        return _tally(protections, _one_by_one(switches, schedule_list(space)), space)
+        return _tally(protections, _one_by_one(switches, schedule_list(space)), space, progress)
     with collector_paused():  # a walk keeps every world it froze: nothing for the collector to find
-        return _tally(protections, walk(switches, graph_space(space)), space)
+        return _tally(protections, walk(switches, graph_space(space)), space, progress)
 
 
 def graph_space(space: Mapping[str, tuple] = SPACE) -> Space:
@@ -256,14 +268,21 @@ def _one_by_one(switches: Switches, schedules: Iterable[Schedule]) -> Iterator[L
         yield Leaf.of(1 << number, result.world)
 
 
-def _tally(protections: Mapping[str, str], endings: Iterable[Leaf], space: Mapping[str, tuple]) -> dict:
+def _tally(
+    protections: Mapping[str, str],
+    endings: Iterable[Leaf],
+    space: Mapping[str, tuple],
+    progress: Progress | None = None,
+) -> dict:
     """Count, per invariant (and for not finishing), the schedules whose runs broke it, and keep the
-    smallest case by the module's measure."""
+    smallest case by the module's measure; tell ``progress`` how far it has come."""
     shown = shown_invariants(Switches(**protections))  # the sixth only where a step can break it alone
     broken = {i: 0 for i in (*shown, UNFINISHED)}
     smallest: dict[str, tuple] = {}
     runs = 0
     schedule_of, nearest = schedule_list(space), _nearest(space)
+    total = len(schedule_of)
+    told = 0  # the steps of PROGRESS_STEPS told so far
 
     def keep(what: str, count: int, key: tuple, detail: str) -> None:
         broken[what] += count
@@ -280,6 +299,9 @@ def _tally(protections: Mapping[str, str], endings: Iterable[Leaf], space: Mappi
                 keep(invariant, count, (ticks, faults, breach.tick, changes, number), breach.detail)
         if not ending.finished:
             keep(UNFINISHED, count, (ticks, faults, ending.end_tick, changes, number), UNFINISHED_MEANING)
+        if progress is not None and runs * PROGRESS_STEPS // total > told:
+            told = runs * PROGRESS_STEPS // total
+            progress(runs, total)
     cases = {}
     for what, ((ticks, faults, tick, *_), schedule, detail) in smallest.items():
         cases[what] = {

@@ -11,6 +11,27 @@ const say = (text) => {
   result.textContent = text;
 };
 
+// How far the search has come, under the line that says what it searches: a bar and its figures. The
+// result is a live region: the figures change fifty times a search, so they are the bar's value for a
+// screen reader to ask for, not words read out each time.
+function showProgress() {
+  const line = document.createElement("p");
+  line.className = "wider-progress";
+  const bar = document.createElement("progress");
+  bar.setAttribute("aria-label", "Schedules searched");
+  const figures = document.createElement("span");
+  figures.setAttribute("aria-hidden", "true");
+  line.append(bar, " ", figures);
+  result.append(line);
+  return (done, total) => {
+    const words = `${done.toLocaleString("en")} of ${total.toLocaleString("en")} schedules searched`;
+    bar.max = total;
+    bar.value = done;
+    bar.setAttribute("aria-valuetext", words);
+    figures.textContent = words;
+  };
+}
+
 function request() {
   const asked = { protections: {}, ranges: {} };
   for (const menu of form.querySelectorAll("select")) {
@@ -36,7 +57,8 @@ form.addEventListener("submit", async (event) => {
     const count = await ask("wider_count", [asked]);
     if (count.error) return say(count.error);
     say(count.said);
-    const answer = await ask("wider_search", [asked]);
+    const moved = showProgress();
+    const answer = await ask("wider_search", [asked], Date.now(), moved);
     if (answer.error) say(answer.error);
     else result.innerHTML = answer.html;
   } catch (error) {

@@ -287,7 +287,9 @@ function answerCall(port, keys, { id, call, args, at }) {
     if (call === "act" && args[1] === "go" && moves.has(args[0]) && isNews(moves.get(args[0])[1], at)) {
       args[1] = ""; // a told tick older than the page's last move: answered with the page as it is
     }
-    const json = light[call](...(group ? joining(group, args, at) : args));
+    // A search says how far it has come as it goes: posted now, read by the page while Python works on.
+    const told = call === "wider_search" ? [(done, total) => port.postMessage({ id, progress: [done, total] })] : [];
+    const json = light[call](...(group ? joining(group, args, at) : args), ...told);
     if (call === "start" || call === "act") {
       const { key } = JSON.parse(json);
       if (!keys.has(key)) { keys.add(key); join(key, port); }

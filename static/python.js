@@ -40,8 +40,12 @@ export function startPython({ onReady = () => {}, onFailure = () => {}, onPush =
   const onmessage = (event) => {
     answered = true;
     sent.length = 0;
-    const { id, json, error, ready, restored, push, at, hello } = event.data;
+    const { id, json, error, ready, restored, push, at, hello, progress } = event.data;
     if (hello) return; // the worker runs: nothing else to do
+    if (progress) {
+      waiting.get(id)?.onProgress?.(...progress); // how far a long call has come: it is still to answer
+      return;
+    }
     if (ready) {
       readyAt = performance.now();
       onReady({ restored });
@@ -109,10 +113,11 @@ export function startPython({ onReady = () => {}, onFailure = () => {}, onPush =
   };
   post({ call: "hello" }); // every caller says it first: it is then told when Python is ready, or why not
   // ``at``: when the reader made the move a call carries (see light-worker.js); now, if not given.
-  const ask = (call, args, at = Date.now()) =>
+  // ``onProgress(done, total)``: told as a long call (the explore page's search) goes.
+  const ask = (call, args, at = Date.now(), onProgress = null) =>
     new Promise((resolve, reject) => {
       calls += 1;
-      waiting.set(calls, { resolve, reject, sent: performance.now() });
+      waiting.set(calls, { resolve, reject, onProgress, sent: performance.now() });
       post({ id: calls, call, args, at });
     });
   const tell = (call, args = []) => post({ call, args });

@@ -138,6 +138,16 @@ def against_html(protections: dict[str, str], schedules: int) -> str:
     return f"Your protections ({escape(chosen)}) against {schedules} schedules"
 
 
+def progress_html(done: int, total: int) -> str:
+    """How far a search has come: a bar, its figures beside it (the bar's value for a screen reader, so
+    they are not read out each time they change). static/explore.js draws the same for the static page."""
+    words = f"{done:,} of {total:,} schedules searched"
+    return (
+        f'<p class="wider-progress"><progress max="{total}" value="{done}" aria-label="Schedules searched"'
+        f' aria-valuetext="{words}"></progress> <span aria-hidden="true">{words}</span></p>'
+    )
+
+
 def wider_form_html() -> str:
     """The static explore page's search of wider ranges: the reader's protections (the main trace's to
     begin with) and the ranges, searched by the model in the reader's browser."""

@@ -16,11 +16,22 @@ import param
 
 from app import shared
 from app.content import caption_html, markdown_html, text
-from app.render.explore import RANGE_LABELS, against_html, case_query, headline_html, names, result_html
+from app.render.explore import (
+    RANGE_LABELS,
+    against_html,
+    case_query,
+    headline_html,
+    names,
+    progress_html,
+    result_html,
+)
 from model.explore import PROTECTIONS, WIDER, schedule_list, space_with
 from model.schedule import FIELD_BY_ID, SCHEDULE_IDS
 
 #: Short labels for the schedule's menus (each fits one line of a menu's width).
+#: Seconds between redraws of a search's progress bar.
+PROGRESS_EVERY = 0.25
+
 LABELS = {
     "silent_attempt": "Attempt that goes silent",
     "silent_at": "Goes silent at step",
@@ -139,9 +150,22 @@ class ExploreView(pn.viewable.Viewer):
         protections = self.protections()
         against = against_html(dict(protections), len(schedule_list(space)))
         self.search_button.disabled = True
-        self.wider.objects = [pn.pane.HTML(f'<p role="status">Searching: {against}…</p>')]
+        bar = pn.pane.HTML(progress_html(0, len(schedule_list(space))), sizing_mode="stretch_width")
+        self.wider.objects = [pn.pane.HTML(f'<p role="status">Searching: {against}…</p>'), bar]
+        told = [0, 0]  # (done, in all): written by the search's thread, read here on the page's own
+
+        def progress(done: int, total: int) -> None:
+            told[:] = done, total
+
+        searching = asyncio.ensure_future(
+            asyncio.to_thread(shared.explore_wider, protections, tuple(space.items()), progress)
+        )
         try:
-            row = await asyncio.to_thread(shared.explore_wider, protections, tuple(space.items()))
+            while not searching.done():
+                await asyncio.wait({searching}, timeout=PROGRESS_EVERY)
+                if told[1]:
+                    bar.object = progress_html(*told)
+            row = searching.result()
         finally:
             self.search_button.disabled = False
         if protections != self.protections():

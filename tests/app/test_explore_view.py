@@ -123,3 +123,46 @@ def test_a_wider_search_is_the_models_row_for_the_readers_protections_on_the_wid
     assert state.schedule().to_dict() == first["schedule"] and state.tick == first["breach_tick"]
     state.fencing = "on"
     assert view.wider.objects == [], "a wider search's answer is for the protections it ran with"
+
+
+def test_a_wider_search_shows_how_far_it_has_come_while_it_works(monkeypatch):
+    """The bar under "Searching" moves as the model says how far it is, and gives way to the answer."""
+    import threading
+    import time
+
+    from app.views import explore as explore_view
+
+    steps = threading.Semaphore(0)
+
+    def search(protections, space, progress=None):
+        for done in (1000, 2000):
+            steps.acquire()  # the test lets each step happen once it has seen the one before
+            progress(done, 3000)
+        steps.acquire()
+        return row
+
+    monkeypatch.setattr(shared, "explore_wider", search)
+    monkeypatch.setattr(explore_view, "PROGRESS_EVERY", 0.01)
+    view = ExploreView(state=ReaderState())
+    row = shared.explore_row(view.protections())
+    seen = []
+
+    async def watch():
+        searching = asyncio.ensure_future(view.search())
+        for done in ("1,000", "2,000"):
+            steps.release()
+            deadline = time.monotonic() + 10
+            while not any(
+                f"{done} of 3,000 schedules searched" in str(getattr(o, "object", ""))
+                for o in view.wider.objects
+            ):
+                assert time.monotonic() < deadline and not searching.done(), f"never showed {done}"
+                await asyncio.sleep(0.01)
+            seen.append(done)
+        steps.release()
+        await searching
+
+    asyncio.run(watch())
+    assert seen == ["1,000", "2,000"]
+    html = " ".join(str(getattr(o, "object", "")) for o in view.wider.objects)
+    assert "schedules searched" not in html and f"against {row['runs']} schedules" in html

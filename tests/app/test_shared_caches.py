@@ -31,6 +31,25 @@ def test_a_thousand_distinct_links_leave_every_cache_at_its_bound():
         assert cached.cache_info().maxsize is not None
 
 
+def test_wider_searches_are_kept_to_their_bound_and_answered_again_without_a_search(monkeypatch):
+    searched = []
+
+    def search(protections, space, progress=None):
+        searched.append(protections["fencing"])
+        return {"fencing": protections["fencing"]}
+
+    monkeypatch.setattr(shared, "explore_setting", search)
+    monkeypatch.setattr(shared, "_WIDER", type(shared._WIDER)())
+    space = (("threshold", (1, 2)),)
+    asked = [(("fencing", f"v{n}"),) for n in range(shared.WIDER_KEPT + 5)]
+    for protections in asked:
+        assert shared.explore_wider(protections, space) == {"fencing": protections[0][1]}
+    assert len(shared._WIDER) == shared.WIDER_KEPT
+    shared.explore_wider(asked[-1], space)  # kept: answered from the cache
+    shared.explore_wider(asked[0], space)  # the oldest, gone: searched again
+    assert searched == [p[0][1] for p in asked] + [asked[0][0][1]]
+
+
 def test_the_compare_view_goes_through_the_bounded_caches():
     shared.trace_for.cache_clear()
     state = ReaderState()

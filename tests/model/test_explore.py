@@ -246,6 +246,24 @@ def test_one_process_and_every_core_give_the_same_bytes():
     assert json.dumps(serial) == json.dumps(parallel)
 
 
+@pytest.mark.parametrize("exhaustive", [False, True], ids=["graph", "exhaustive"])
+def test_a_search_says_how_far_it_has_come_and_answers_the_same(exhaustive):
+    from model.explore import PROGRESS_STEPS, SPACE, schedule_list
+
+    space = {axis: values[:3] for axis, values in SPACE.items()}
+    total = len(schedule_list(space))
+    protections = {"fencing": "off", "checkpoints": "every-step", "pins": "on"}
+    protections |= {"newsletter": "current-accepted", "post_key": "per-operation"}
+    told = []
+    row = explore_setting(protections, space, exhaustive, progress=lambda *now: told.append(now))
+    assert json.dumps(row) == json.dumps(explore_setting(protections, space, exhaustive))
+    assert told[-1] == (total, total)
+    assert all(t == total for _, t in told)
+    done = [d for d, _ in told]
+    assert done == sorted(set(done)), "each report is further on than the one before"
+    assert PROGRESS_STEPS // 2 <= len(told) <= PROGRESS_STEPS, "told often, never once a schedule"
+
+
 def test_the_worker_pool_never_forks_a_process_that_holds_threads():
     """A test run, a server or the pool itself may hold threads when the explorer starts its workers; a
     fork then copies whatever lock another thread held, and Python warns that it may deadlock. The pool

@@ -584,10 +584,21 @@ def test_the_explore_page_searches_wider_ranges_in_the_browser_offline(offline_p
     page.goto(f"{site_url}/explore.html")
     page.get_by_label("Fencing").select_option("off")
     page.get_by_label("Silences last").select_option("1 to 10 ticks, or never")
+    # Every figure the progress bar is given while the search works, in order.
+    page.evaluate(
+        """() => { window.progressSeen = [];
+        new MutationObserver((changes) => { for (const c of changes) window.progressSeen.push(
+          c.target.getAttribute("aria-valuetext")); }).observe(document.getElementById("wider-result"),
+          {subtree: true, attributes: true, attributeFilter: ["aria-valuetext"]}); }"""
+    )
     page.get_by_role("button", name="Search these ranges").click()
     result = page.locator("#wider-result")
     expect(result).to_contain_text("Searching: Your protections (fencing off", timeout=90000)
     expect(result).to_contain_text(f"against {row['runs']} schedules:", timeout=120000)
+    seen = page.evaluate("window.progressSeen")
+    done = [int(s.split(" of ")[0].replace(",", "")) for s in seen]
+    assert len(done) >= 10 and done == sorted(set(done)), seen  # moved on, many times, never back
+    assert seen[-1] == f"{row['runs']:,} of {row['runs']:,} schedules searched"
     for what, broken in row["broken"].items():
         if broken:
             expect(result).to_contain_text(f"under {broken} of {row['runs']} schedules")
