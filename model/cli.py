@@ -23,7 +23,9 @@ other text exits with status 2. A scheduler that cannot be reached exits with st
 workers yet is waited for (the command says so), a worker that dies exits with status 1, Ctrl-C
 exits with status 130 and SIGTERM with 143, each with one line on standard error and no traceback.
 ``--workers`` is capped at the settings to explore and at four a core (the command says so); the
-workers end with the command, even when it is killed with SIGKILL.
+workers end with the command, even when it is killed with SIGKILL. On a terminal, ``explore`` first
+says how many runs it is about to make, then rewrites one line as each setting is done (the time so far,
+and about how long is left); piped or redirected, standard error is left to errors.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import os
 import re
 import signal
 import sys
+import time
 
 from . import analyses
 from .bench import main as bench_main
@@ -428,7 +431,15 @@ def _run(args: argparse.Namespace) -> None:
 
 
 def _explore(args: argparse.Namespace) -> None:
-    from .explore import SPACE, dask_mapper, explore, local_mapper, protection_settings, worker_count
+    from .explore import (
+        SPACE,
+        dask_mapper,
+        explore,
+        local_mapper,
+        protection_settings,
+        schedule_list,
+        worker_count,
+    )
 
     waiting = f"python3 -m model explore: waiting for a worker to join the Dask scheduler at {args.scheduler}"
     try:
@@ -454,8 +465,18 @@ def _explore(args: argparse.Namespace) -> None:
         raise SystemExit(
             f"python3 -m model explore: cannot reach the Dask scheduler {quoted(args.scheduler)}: {error}"
         ) from error
+    space = SPACE | args.ranges
+    progress = None
+    if sys.stderr.isatty():  # a person waiting: what the run costs, then how far it has come
+        settings, schedules = len(protection_settings(args.protections)), len(schedule_list(space))
+        print(
+            f"python3 -m model explore: {schedules:,} schedules x {settings:,} protection settings"
+            f" = {schedules * settings:,} runs",
+            file=sys.stderr,
+        )
+        progress = _progress_line(time.monotonic())
     try:
-        result = explore(args.protections, SPACE | args.ranges, mapper, args.exhaustive)
+        result = explore(args.protections, space, mapper, args.exhaustive, progress)
     except Exception as error:
         if type(error).__name__ != "KilledWorker":
             raise
@@ -463,6 +484,33 @@ def _explore(args: argparse.Namespace) -> None:
     finally:
         close()
     print(dumps(result) if args.json else format_explore(result))
+
+
+def _progress_line(began: float):
+    """A line on standard error, rewritten as each setting's row arrives: how many are done, the time so
+    far and, from the pace so far, about how long is left; ended with a newline at the last."""
+
+    def told(done: int, total: int) -> None:
+        spent = time.monotonic() - began
+        left = spent / done * (total - done)
+        end = "\n" if done == total else ""
+        print(
+            f"\r  {done:,} of {total:,} settings explored in {_clock(spent)}"
+            + (f", about {_clock(left)} to go" if done < total else "")
+            + "\x1b[K",  # what a longer line before left on the screen
+            end=end,
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return told
+
+
+def _clock(seconds: float) -> str:
+    """Seconds as m:ss (h:mm:ss from an hour)."""
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
 def _by_mode(headline: dict) -> list[tuple[str, str, int]]:

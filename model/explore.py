@@ -473,14 +473,20 @@ def explore(
     space: Mapping[str, tuple] = SPACE,
     mapper: Mapper | None = None,
     exhaustive: bool = False,
+    progress: Progress | None = None,
 ) -> dict:
     """Explore every protection setting (``fixed`` ones held) against the space; results in setting
     order, with the space's size and the headline. ``exhaustive`` runs every schedule from t0 rather
-    than walking the graph; the result is the same."""
+    than walking the graph; the result is the same. ``progress``, if given, is told the settings done
+    and in all as each one's row arrives."""
     settings = protection_settings(fixed)
     mapper = mapper or (lambda fn, items: map(fn, items))
     one_setting = partial(explore_setting, space=space, exhaustive=exhaustive)
-    rows = list(mapper(one_setting, settings))
+    rows = []
+    for row in mapper(one_setting, settings):
+        rows.append(row)
+        if progress is not None:
+            progress(len(rows), len(settings))
     result = {
         "model": source_digest(),
         "space": {k: [text_of(v) for v in values] for k, values in space.items()},

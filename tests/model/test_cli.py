@@ -207,6 +207,45 @@ def test_a_bad_range_exits_2_naming_what_is_allowed(flags, named):
     assert done.returncode == 2 and named in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="a pseudo-terminal as Linux makes one")
+def test_on_a_terminal_the_explorer_says_what_it_costs_then_how_far_it_has_come():
+    """A person at a terminal is told the runs before the first and sees each setting arrive; a script
+    reading standard error is told nothing it did not ask for."""
+    import os
+    import pty
+
+    from model.explore import SPACE, schedule_list
+
+    held = ["--protections", "fencing=on,pins=on,post_key=per-operation,checkpoints=every-step"]
+    ranges = ["--range", "silent_for=1-3,never"]
+    schedules = len(schedule_list(SPACE | {"silent_for": (1, 2, 3, None)}))
+    leader, follower = pty.openpty()
+    command = [sys.executable, "-m", "model", "explore", "--workers", "1", *held, *ranges]
+    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=follower, timeout=120)
+    os.close(follower)
+    said = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal's far end is closed: all of it read
+            break
+        if not chunk:
+            break
+        said += chunk
+    os.close(leader)
+    lines = said.decode().replace("\x1b[K", "").replace("\r\n", "\n").split("\r")
+    assert done.returncode == 0
+    assert lines[0].startswith(
+        f"python3 -m model explore: {schedules:,} schedules x 3 protection settings = {3 * schedules:,} runs"
+    )
+    shown = [line.strip() for line in lines[1:]]
+    assert [line.split(" settings")[0] for line in shown] == ["1 of 3", "2 of 3", "3 of 3"]
+    assert "to go" in shown[0] and "to go" not in shown[-1]
+    quiet = cli("explore", "--workers", "1", *held, *ranges)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    assert quiet.stdout.encode() == done.stdout
+
+
 def _explorer_with_workers(*args: str):
     """An explorer on two worker processes, once both are running: (the process, every process under
     it). The workers come from a forkserver, the explorer's child, so they are its grandchildren; the
