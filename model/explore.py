@@ -375,7 +375,9 @@ def worker_count(asked: int | None, tasks: int, cores: int | None = None) -> tup
 def local_mapper(workers: int | None = None) -> tuple[Mapper, Callable[[], None]]:
     """Map over every core with a process pool (one process: no pool at all). Each worker ends when its
     parent does, killed or not; closing cancels what has not started, so an interrupted run stops after
-    the settings in hand instead of playing the rest."""
+    the settings in hand instead of playing the rest. The workers start from a forkserver, which runs
+    the calling script's top level again in each: a script that calls this keeps its own work under
+    ``if __name__ == "__main__":``, as Python asks of every start method but fork."""
     workers = workers or os.cpu_count() or 1
     if workers == 1:
         return (lambda fn, items: map(fn, items)), (lambda: None)
