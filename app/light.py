@@ -19,7 +19,7 @@ from app.page import PageModel
 from app.render.before_after import change_words
 from app.render.diagram import ROW_SWITCH, how_to_read_html, row_switch_next
 from app.render.diagram import prepare as prepare_drawing
-from app.render.explore import against_html, wider_result_html
+from app.render.explore import against_html, progress_html, progress_words, wider_result_html
 from app.state import is_made, made_run
 from app.url import GROUP_NAME
 from model import Switches
@@ -220,20 +220,29 @@ def _wider_request(request: str) -> tuple[dict[str, str], dict[str, tuple]]:
 
 
 def wider_count(request: str) -> str:
-    """What a search is about to do, in words, before it starts (it takes some seconds), as JSON."""
+    """What a search is about to do, in words, before it starts (it takes some seconds), and the bar that
+    will show how far it has come, as JSON."""
     try:
         protections, space = _wider_request(request)
     except SwitchError as error:
         return json.dumps({"error": str(error)})
-    return json.dumps({"said": f"Searching: {against_html(protections, len(schedule_list(space)))}…"})
+    total = len(schedule_list(space))
+    return json.dumps(
+        {"said": f"Searching: {against_html(protections, total)}…", "bar": progress_html(0, total)}
+    )
 
 
 def wider_search(request: str, progress=None) -> str:
     """The reader's protections against the wider space: the answer's HTML, as JSON. ``progress`` (the
-    worker's, which posts it to the page) is told the schedules done and in all as the search goes."""
+    worker's, which posts it to the page) is told the schedules done, in all, and that in words, as the
+    search goes."""
     try:
         protections, space = _wider_request(request)
     except SwitchError as error:
         return json.dumps({"error": str(error)})
-    row = explore_setting(protections, space=space, progress=progress)
+
+    def told(done: int, total: int) -> None:
+        progress(done, total, progress_words(done, total))
+
+    row = explore_setting(protections, space=space, progress=None if progress is None else told)
     return json.dumps({"html": wider_result_html(protections, row, "index.html")})

@@ -58,7 +58,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.browser.conftest import free_port, serve, stop, wait_for  # noqa: E402
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, cpu_seconds  # noqa: E402
 
 
 def rss_mb(pid: int) -> float:
@@ -104,16 +104,6 @@ def server_only(url: str, readers: int) -> tuple[list[float], int]:
 
 
 # --- a lecture hall: the teacher in Chromium, the phones speaking the class channel's protocol ------------
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """CPU time (user and system) the processes have used so far, from /proc."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += (int(fields[11]) + int(fields[12])) / tick
-    return total
 
 
 class Probe:

@@ -47,7 +47,7 @@ from model.graph import ALONE, Walk, walk  # noqa: E402
 from model.simulation import collector_paused, run  # noqa: E402
 from model.switches import Switches  # noqa: E402
 from model.trace import dumps  # noqa: E402
-from tests.conftest import descendants_of  # noqa: E402
+from tests.conftest import cpu_seconds, descendants_of  # noqa: E402
 
 WIDER = dict(SPACE) | {"silent_for": (*range(1, 11), None), "correction_at": (None, *range(2, 21, 2))}
 MODES = {"graph": False, "exhaustive": True}
@@ -205,19 +205,8 @@ def _cpu() -> float:
     that is still running. A pool's workers are the forkserver's children, not this process's, and end
     only when the pool closes: asked before ``close``, this counts their work."""
     me, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + reaped.ru_utime + reaped.ru_stime + _cpu_under(os.getpid())
-
-
-def _cpu_under(pid: int) -> float:
-    """CPU seconds (user and system) of the processes under ``pid`` now, from /proc (Linux)."""
-    tick, total = os.sysconf("SC_CLK_TCK"), 0.0
-    for under in descendants_of(pid):
-        try:
-            fields = Path(f"/proc/{under}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # it ended while we looked
-        total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+    running = cpu_seconds(descendants_of(os.getpid()))
+    return me.ru_utime + me.ru_stime + reaped.ru_utime + reaped.ru_stime + running
 
 
 def figures(site: str | None) -> None:

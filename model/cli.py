@@ -442,11 +442,11 @@ def _explore(args: argparse.Namespace) -> None:
     )
 
     waiting = f"python3 -m model explore: waiting for a worker to join the Dask scheduler at {args.scheduler}"
+    settings = len(protection_settings(args.protections))
     try:
         if args.scheduler:
             mapper, close = dask_mapper(args.scheduler, on_wait=lambda: print(waiting, file=sys.stderr))
         else:
-            settings = len(protection_settings(args.protections))
             workers, notice = worker_count(args.workers, tasks=settings)
             if notice:
                 print(f"python3 -m model explore: {notice}", file=sys.stderr)
@@ -455,7 +455,7 @@ def _explore(args: argparse.Namespace) -> None:
                 # Raised in the main thread, Terminated could land inside the pool's own code (waiting on
                 # a result, holding its queue's lock) and leave the shutdown waiting for good (issue 48):
                 # with a pool, a SIGTERM ends the process at once, and the workers end with it (each
-                # watches its parent), having ignored the signal themselves.
+                # watches a pipe only this process holds), having ignored the signal themselves.
                 signal.signal(signal.SIGTERM, _end_at_once)
     except ImportError as error:
         raise SystemExit(
@@ -468,7 +468,7 @@ def _explore(args: argparse.Namespace) -> None:
     space = SPACE | args.ranges
     progress = None
     if sys.stderr.isatty():  # a person waiting: what the run costs, then how far it has come
-        settings, schedules = len(protection_settings(args.protections)), len(schedule_list(space))
+        schedules = len(schedule_list(space))
         print(
             f"python3 -m model explore: {schedules:,} schedules x {settings:,} protection settings"
             f" = {schedules * settings:,} runs",

@@ -11,20 +11,15 @@ const say = (text) => {
   result.textContent = text;
 };
 
-// How far the search has come, under the line that says what it searches: a bar and its figures. The
-// result is a live region: the figures change fifty times a search, so they are the bar's value for a
-// screen reader to ask for, not words read out each time.
-function showProgress() {
-  const line = document.createElement("p");
-  line.className = "wider-progress";
-  const bar = document.createElement("progress");
-  bar.setAttribute("aria-label", "Schedules searched");
-  const figures = document.createElement("span");
-  figures.setAttribute("aria-hidden", "true");
-  line.append(bar, " ", figures);
-  result.append(line);
-  return (done, total) => {
-    const words = `${done.toLocaleString("en")} of ${total.toLocaleString("en")} schedules searched`;
+// How far the search has come, under the line that says what it searches: the bar app.light drew, moved
+// with the words it gives. The result is a live region: the words change fifty times a search, so they are
+// the bar's value for a screen reader to ask for (the figures beside it are hidden from it), not words
+// read out each time.
+function showProgress(html) {
+  result.insertAdjacentHTML("beforeend", html);
+  const bar = result.querySelector(".wider-progress progress");
+  const figures = result.querySelector(".wider-progress span");
+  return (done, total, words) => {
     bar.max = total;
     bar.value = done;
     bar.setAttribute("aria-valuetext", words);
@@ -57,7 +52,7 @@ form.addEventListener("submit", async (event) => {
     const count = await ask("wider_count", [asked]);
     if (count.error) return say(count.error);
     say(count.said);
-    const moved = showProgress();
+    const moved = showProgress(count.bar);
     const answer = await ask("wider_search", [asked], Date.now(), moved);
     if (answer.error) say(answer.error);
     else result.innerHTML = answer.html;

@@ -288,7 +288,7 @@ function answerCall(port, keys, { id, call, args, at }) {
       args[1] = ""; // a told tick older than the page's last move: answered with the page as it is
     }
     // A search says how far it has come as it goes: posted now, read by the page while Python works on.
-    const told = call === "wider_search" ? [(done, total) => port.postMessage({ id, progress: [done, total] })] : [];
+    const told = call === "wider_search" ? [(...now) => port.postMessage({ id, progress: now })] : [];
     const json = light[call](...(group ? joining(group, args, at) : args), ...told);
     if (call === "start" || call === "act") {
       const { key } = JSON.parse(json);

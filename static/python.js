@@ -113,7 +113,7 @@ export function startPython({ onReady = () => {}, onFailure = () => {}, onPush =
   };
   post({ call: "hello" }); // every caller says it first: it is then told when Python is ready, or why not
   // ``at``: when the reader made the move a call carries (see light-worker.js); now, if not given.
-  // ``onProgress(done, total)``: told as a long call (the explore page's search) goes.
+  // ``onProgress(...)``: told as a long call goes (the explore page's search: done, in all, in words).
   const ask = (call, args, at = Date.now(), onProgress = null) =>
     new Promise((resolve, reject) => {
       calls += 1;

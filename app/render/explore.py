@@ -138,10 +138,16 @@ def against_html(protections: dict[str, str], schedules: int) -> str:
     return f"Your protections ({escape(chosen)}) against {schedules} schedules"
 
 
+def progress_words(done: int, total: int) -> str:
+    """How far a search has come, in words: "3,595 of 11,232 schedules searched"."""
+    return f"{done:,} of {total:,} schedules searched"
+
+
 def progress_html(done: int, total: int) -> str:
     """How far a search has come: a bar, its figures beside it (the bar's value for a screen reader, so
-    they are not read out each time they change). static/explore.js draws the same for the static page."""
-    words = f"{done:,} of {total:,} schedules searched"
+    they are not read out each time they change). static/explore.js moves the bar this draws, with the
+    words ``progress_words`` gives it."""
+    words = progress_words(done, total)
     return (
         f'<p class="wider-progress"><progress max="{total}" value="{done}" aria-label="Schedules searched"'
         f' aria-valuetext="{words}"></progress> <span aria-hidden="true">{words}</span></p>'

@@ -28,10 +28,10 @@ from app.render.explore import (
 from model.explore import PROTECTIONS, WIDER, schedule_list, space_with
 from model.schedule import FIELD_BY_ID, SCHEDULE_IDS
 
-#: Short labels for the schedule's menus (each fits one line of a menu's width).
 #: Seconds between redraws of a search's progress bar.
 PROGRESS_EVERY = 0.25
 
+#: Short labels for the schedule's menus (each fits one line of a menu's width).
 LABELS = {
     "silent_attempt": "Attempt that goes silent",
     "silent_at": "Goes silent at step",
@@ -148,9 +148,10 @@ class ExploreView(pn.viewable.Viewer):
         (some seconds), saying how many schedules first."""
         space = space_with({field_id: menu.value for field_id, menu in self.ranges.items()})
         protections = self.protections()
-        against = against_html(dict(protections), len(schedule_list(space)))
+        total = len(schedule_list(space))
+        against = against_html(dict(protections), total)
         self.search_button.disabled = True
-        bar = pn.pane.HTML(progress_html(0, len(schedule_list(space))), sizing_mode="stretch_width")
+        bar = pn.pane.HTML(progress_html(0, total), sizing_mode="stretch_width")
         self.wider.objects = [pn.pane.HTML(f'<p role="status">Searching: {against}…</p>'), bar]
         told = [0, 0]  # (done, in all): written by the search's thread, read here on the page's own
 
